@@ -1,0 +1,1 @@
+"""bookkit: the book's build pipeline (load -> resolve -> render -> check)."""

@@ -1,0 +1,324 @@
+"""The pipeline: load -> resolve (cells, numbering, figures, math) -> render (site, search) -> write.
+
+`Builder` keeps parsed chapters and rendered pages in memory between builds, so `--serve`
+rebuilds only what changed; the content-addressed cache on disk (`.cache/`) makes a cold process
+skip cells, figures and formulas that have not changed.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .cache import Cache, sha256_bytes
+from .load import load_book
+from .markdown import inline_text, parse
+from .model import Book, BuildError, ChapterSource, Label
+from .render import math as mathrender
+from .render.html import RenderContext, bound_text, collect_math, render_chapter, xref
+from .render.search import SearchDoc, build_search_assets
+from .render.site import SiteConfig, asset_version, environment, render_pages, sitemap
+from .resolve.cells import resolve_cells
+from .resolve.figures import FigureTask, resolve_figures, svg_size
+from .resolve.numbering import ChapterOutline, number_chapter
+
+STATIC_FROM_NODE = {
+    "lunr.min.js": "lunr/lunr.min.js",
+    "katex/katex.min.css": "katex/dist/katex.min.css",
+}
+
+
+@dataclass
+class BuildOptions:
+    root: Path
+    out: Path
+    editions: list[str] | None = None
+    use_cache: bool = True
+    workers: int = 2
+    cell_timeout: float = 60.0
+    quiet: bool = False
+    cache_dir: Path | None = None     # default: <root>/.cache/bookkit
+
+
+@dataclass
+class BuildReport:
+    pages: int = 0
+    files_written: int = 0
+    cells_executed: int = 0
+    figures_drawn: int = 0
+    seconds: float = 0.0
+    changed: bool = True
+    timings: dict = field(default_factory=dict)
+
+
+class Builder:
+    def __init__(self, options: BuildOptions) -> None:
+        self.opt = options
+        self.root = options.root.resolve()
+        self.cache = Cache(options.cache_dir or self.root / ".cache" / "bookkit",
+                           enabled=options.use_cache)
+        self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
+        self._last_manifest: dict[str, str] | None = None
+
+    def log(self, message: str) -> None:
+        if not self.opt.quiet:
+            print(f"  {message}", file=sys.stderr, flush=True)
+
+    # -- resolve ---------------------------------------------------------------------------
+    def parsed(self, chapter: ChapterSource):
+        digest = sha256_bytes(chapter.text.encode())
+        hit = self._parsed.get(str(chapter.path))
+        if hit and hit[0] == digest:
+            return hit[1], hit[2]
+        tokens, env = parse(chapter.text)
+        self._parsed[str(chapter.path)] = (digest, tokens, env)
+        return tokens, env
+
+    def resolve(self, book: Book):
+        t0 = time.perf_counter()
+        original = book.original
+        parsed_tokens = {c.path: self.parsed(c)[0] for c in original.chapters}
+        cells = resolve_cells(original.chapters, self.root, self.cache, self.opt.workers,
+                              self.opt.cell_timeout, parsed_tokens)
+        t1 = time.perf_counter()
+        outlines: dict[str, list[ChapterOutline]] = {}
+        labels: dict[str, dict[str, Label]] = {}
+        tasks: list[FigureTask] = []
+        for key, edition in book.editions.items():
+            labels[key] = {}
+            outlines[key] = []
+            for chapter in edition.chapters:
+                tokens, _ = self.parsed(chapter)
+                outline = number_chapter(chapter, tokens, labels[key])
+                outlines[key].append(outline)
+                for fid, src, line in outline.figures:
+                    tasks.append(FigureTask(fid, self.root / "manuscripts" / src,
+                                            edition.info.lang, str(chapter.path), line))
+        t2 = time.perf_counter()
+        figures = resolve_figures(tasks, self.root, self.cache, self.root / "build" / "figures",
+                                  self.opt.workers, self.opt.cell_timeout, progress=self.log)
+        t3 = time.perf_counter()
+        timings = {"cells": t1 - t0, "numbering": t2 - t1, "figures": t3 - t2}
+        return cells, outlines, labels, figures, timings
+
+    # -- build -----------------------------------------------------------------------------
+    def build(self) -> BuildReport:
+        start = time.perf_counter()
+        report = BuildReport()
+        book = load_book(self.root, self.opt.editions)
+        config = site_config(self.root)
+        cells, outlines, labels, figures, timings = self.resolve(book)
+        report.cells_executed = sum(1 for c in cells.values() if c.executed)
+        sizes = {k: svg_size(v.svg.read_bytes()) for k, v in figures.items()}
+
+        contexts = {}
+        formulas: set = set()
+        for key, edition in book.editions.items():
+            for chapter in edition.chapters:
+                tokens, env = self.parsed(chapter)
+                ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels[key],
+                                    values=cells[chapter.number].values, math={},
+                                    figures=figures, figure_sizes=sizes,
+                                    shown_cells=cells[chapter.number].shown_cells)
+                contexts[(key, chapter.number)] = ctx
+                collect_math(tokens, ctx, formulas)
+        t0 = time.perf_counter()
+        try:
+            math = mathrender.render_all(formulas, self.root, self.cache)
+        except mathrender.MathError as exc:
+            raise BuildError(None, None, str(exc))
+        timings["math"] = time.perf_counter() - t0
+
+        t0 = time.perf_counter()
+        files: dict[str, bytes] = {}
+        env_j = environment(self.root)
+        version = asset_version(self.root)
+        editions_info = [e.info for e in book.editions.values()]
+        errors: list[BuildError] = []
+        sitemap_urls = []
+        for key, edition in book.editions.items():
+            if self.opt.editions and key not in self.opt.editions:
+                continue
+            bodies, has_math, docs = {}, {}, []
+            for chapter in edition.chapters:
+                tokens, env = self.parsed(chapter)
+                ctx = contexts[(key, chapter.number)]
+                ctx.math = math
+                ctx.errors = []
+                bodies[chapter.slug] = render_chapter(tokens, env, ctx)
+                has_math[chapter.slug] = 'class="katex' in bodies[chapter.slug]
+                errors.extend(ctx.errors)
+                docs.extend(section_docs(tokens, ctx, outlines[key][chapter.number]))
+            if errors:
+                continue
+            prefix = edition.info.url_prefix
+            pages = render_pages(env_j, edition.info, editions_info, outlines[key], bodies,
+                                 has_math, config, version)
+            for name, data in pages.items():
+                files[prefix + name] = data
+                if name != "404.html":
+                    sitemap_urls.append(prefix + (name if name != "index.html" else ""))
+            for asset, data in build_search_assets(docs, edition.info.lang).items():
+                files[prefix + asset] = data
+            for (fid, lang), image in figures.items():
+                if lang == edition.info.lang:
+                    files[f"{prefix}figures/{fid}.{lang}.svg"] = image.svg.read_bytes()
+            report.pages += len(pages)
+        if errors:
+            raise BuildError(None, None, "\n".join(e.render() for e in _unique(errors)))
+        files["sitemap.xml"] = sitemap(config, sorted(sitemap_urls))
+        files["robots.txt"] = f"User-agent: *\nSitemap: {config.site_url}sitemap.xml\n".encode()
+        files[".nojekyll"] = b""
+        files.update(static_files(self.root))
+        timings["render"] = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        report.changed, report.files_written = self.write(files)
+        timings["write"] = time.perf_counter() - t0
+        report.timings = timings
+        report.seconds = time.perf_counter() - start
+        return report
+
+    def write(self, files: dict[str, bytes]) -> tuple[bool, int]:
+        """Write the site atomically: build a new tree beside the old one, then swap.
+
+        Unchanged files are hard-linked from the previous tree, so an edit rewrites one page.
+        """
+        out = self.opt.out
+        manifest = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+        if self._last_manifest == manifest and out.is_dir():
+            return False, 0
+        old = _read_manifest(out)
+        new = out.with_name(out.name + ".new")
+        if new.exists():
+            shutil.rmtree(new)
+        new.mkdir(parents=True)
+        written = 0
+        for path in sorted(files):
+            target = new / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if old.get(path) == manifest[path]:
+                try:
+                    os.link(out / path, target)
+                    continue
+                except OSError:
+                    pass
+            target.write_bytes(files[path])
+            written += 1
+        (new / ".manifest.json").write_text(_dump_manifest(manifest))
+        trash = out.with_name(out.name + ".old")
+        if trash.exists():
+            shutil.rmtree(trash)
+        if out.exists():
+            os.rename(out, trash)
+        os.rename(new, out)
+        if trash.exists():
+            shutil.rmtree(trash)
+        self._last_manifest = manifest
+        return True, written
+
+
+def _unique(errors: list[BuildError]) -> list[BuildError]:
+    seen, out = set(), []
+    for e in errors:
+        if e.render() not in seen:
+            seen.add(e.render())
+            out.append(e)
+    return out
+
+
+def _read_manifest(out: Path) -> dict:
+    import json
+    try:
+        return json.loads((out / ".manifest.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _dump_manifest(manifest: dict) -> str:
+    import json
+    return json.dumps(manifest, sort_keys=True, indent=0)
+
+
+def site_config(root: Path) -> SiteConfig:
+    data = yaml.safe_load((root / "manuscripts" / "book.yml").read_text(encoding="utf-8"))
+    site_url = str(data.get("site_url", "https://example.org/")).rstrip("/") + "/"
+    release = str(data.get("release_url", "")).rstrip("/") + "/"
+    return SiteConfig(site_url=site_url, release_url=release,
+                      pdf_names={"zh": "AI-Infra-Book.pdf", "en": "AI-Infra-Book-EN.pdf",
+                                 "zh-tw": "AI-Infra-Book-ZH-TW.pdf"},
+                      epub_names={"zh": "AI-Infra-Book.epub", "en": "AI-Infra-Book-EN.epub",
+                                  "zh-tw": "AI-Infra-Book-ZH-TW.epub"})
+
+
+def static_files(root: Path) -> dict[str, bytes]:
+    files = {}
+    static = root / "website" / "static"
+    for path in sorted(static.rglob("*")):
+        if path.is_file():
+            files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
+    node = root / "website" / "node_modules"
+    for target, source in STATIC_FROM_NODE.items():
+        src = node / source
+        if not src.is_file():
+            raise BuildError(src, None, "front-end dependency missing", "run `make setup` (npm ci)")
+        files["static/" + target] = src.read_bytes()
+    fonts = node / "katex" / "dist" / "fonts"
+    for path in sorted(fonts.glob("*.woff2")):
+        files["static/katex/fonts/" + path.name] = path.read_bytes()
+    return files
+
+
+def section_docs(tokens, ctx: RenderContext, outline: ChapterOutline) -> list[SearchDoc]:
+    """One search document per section: its plain text with bound numbers as rendered."""
+    s = ctx.edition.strings
+    number = outline.chapter.number
+    chapter_title = (f"{s['chapter'].format(n=number)} {outline.title}" if number
+                     else outline.title)
+    slug = outline.chapter.slug
+    docs: list[SearchDoc] = []
+    current = (f"{slug}.html", chapter_title)
+    parts: list[str] = []
+
+    def flush():
+        text = " ".join(p for p in parts if p).strip()
+        docs.append(SearchDoc(url=current[0], chapter=chapter_title, section=current[1],
+                              text=text))
+
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.tag in ("h2", "h3"):
+            flush()
+            parts = []
+            title = inline_text(tokens[i + 1]).strip()
+            num = tok.meta.get("number", "")
+            current = (f"{slug}.html#{tok.attrGet('id')}", f"{num} {title}".strip())
+            continue
+        if tok.type == "inline" and not (i > 0 and tokens[i - 1].type == "heading_open"
+                                         and tokens[i - 1].tag in ("h1", "h2", "h3")):
+            parts.append(_inline_plain(tok, ctx))
+        elif tok.type == "fence" and not tok.info.startswith("calc"):
+            parts.append(tok.content)
+    flush()
+    return [d for d in docs if d.text or d.section]
+
+
+def _inline_plain(tok, ctx: RenderContext) -> str:
+    out = []
+    for child in tok.children or []:
+        if child.type in ("text", "code_inline"):
+            out.append(child.content)
+        elif child.type == "bound_value":
+            out.append(bound_text(ctx, child.meta["name"], child.meta["spec"], None)[0])
+        elif child.type == "xref":
+            label = ctx.labels.get(child.meta["id"])
+            out.append(xref(ctx, child.meta["id"], None)[1] if label else "")
+        elif child.type == "image":
+            out.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+    return "".join(out)

@@ -1,0 +1,1 @@
+"""Renderers that turn resolved book sources into a PDF (XeLaTeX) and an EPUB3."""

@@ -1,0 +1,164 @@
+"""The search tokeniser, shared byte for byte in meaning with ``website/static/search.js``.
+
+lunr (Python and JS) splits only on whitespace and hyphens, so Chinese text would become
+one token per sentence. We therefore pre-tokenise every field and every query ourselves:
+
+1. ``unicodedata.normalize("NFKC", text).lower()`` (JS: ``normalize("NFKC").toLowerCase()``);
+   full-width Latin and digits become ASCII, compatibility ideographs become unified ones.
+2. Walk the code points:
+
+   * a *CJK* character is a letter or number (Unicode L* or N*) in U+2E80-U+9FFF,
+     U+AC00-U+D7AF, U+F900-U+FAFF or U+20000-U+3FFFF (Han, kana, bopomofo, hangul). It is
+     folded through ``charmap`` (Traditional -> Simplified, see :func:`build_charmap`) and
+     appended to the current CJK run;
+   * any other letter or number extends the current *word* run (Latin, Greek, digits...);
+   * a combining mark (M*) extends a word run; after a CJK character or a separator it is
+     dropped (so variation selectors do not break a Han run);
+   * a format character (Cf: soft hyphen, zero-width space/joiner, BOM) is dropped;
+   * anything else (space, punctuation, symbols, emoji) ends both runs.
+3. A word run is one token (lunr stems it later). A CJK run of one character is that
+   character. A longer run gives, at index time, each character followed by the bigram it
+   starts (``a ab b bc c``), and at query time its overlapping bigrams only (``ab bc``):
+   every query bigram and character is then required, so matching is exact and
+   segmentation-free on both sides.
+
+The two implementations must stay identical; ``tests/search/test_tokenizer_parity.py`` runs a
+few hundred generated strings through both.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+__all__ = ["tokenize", "is_cjk", "build_charmap", "fold_map", "charmap_to_string", "charmap_from_string"]
+
+
+def is_cjk(ch: str) -> bool:
+    """True for a CJK letter/number (the characters that are split into bigrams)."""
+    cp = ord(ch)
+    if not (
+        0x2E80 <= cp <= 0x9FFF
+        or 0xAC00 <= cp <= 0xD7AF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0x20000 <= cp <= 0x3FFFF
+    ):
+        return False
+    return unicodedata.category(ch)[0] in "LN"
+
+
+def tokenize(text: str, charmap: dict[str, str] | None = None, query: bool = False) -> list[str]:
+    """Split ``text`` into search tokens (index mode, or query mode when ``query``)."""
+    if not text:
+        return []
+    s = unicodedata.normalize("NFKC", text).lower()
+    cmap = charmap or {}
+    out: list[str] = []
+    word: list[str] = []
+    run: list[str] = []
+
+    def flush_word() -> None:
+        if word:
+            out.append("".join(word))
+            word.clear()
+
+    def flush_run() -> None:
+        n = len(run)
+        if n == 1:
+            out.append(run[0])
+        elif n > 1:
+            for i in range(n):
+                if not query:
+                    out.append(run[i])
+                if i + 1 < n:
+                    out.append(run[i] + run[i + 1])
+        run.clear()
+
+    for ch in s:
+        cat = unicodedata.category(ch)
+        major = cat[0]
+        if major in "LN":
+            if is_cjk(ch):
+                flush_word()
+                run.append(cmap.get(ch, ch))
+            else:
+                flush_run()
+                word.append(ch)
+        elif major == "M":
+            if word:
+                word.append(ch)
+        elif cat == "Cf":
+            continue
+        else:
+            flush_word()
+            flush_run()
+    flush_word()
+    flush_run()
+    return out
+
+
+# --- Traditional/Simplified folding -------------------------------------------------------
+
+# Characters OpenCC folds that are also standard Simplified characters with their own meaning
+# (著名 vs 着, 乾坤 vs 干, 什么): folding them would merge unrelated words, so they stay as is.
+_KEEP_DISTINCT = frozenset("乾著么麽吒榘薹袷捱")
+
+_SCAN_RANGES = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0x20000, 0x2A6DF), (0x2A700, 0x2EBEF), (0x30000, 0x3134F))
+
+
+@lru_cache(maxsize=1)
+def fold_map() -> dict[str, str]:
+    """Every CJK character that OpenCC folds to a different single character, mapped to it.
+
+    Built once by converting each code point on its own line with ``t2s`` and then ``tw2s``
+    (Taiwan variants), so the mapping is character-level and the same at index and query
+    time. Chains are resolved so the map is idempotent.
+    """
+    import opencc  # imported lazily: only index building needs it
+
+    chars = [chr(cp) for lo, hi in _SCAN_RANGES for cp in range(lo, hi + 1)]
+    chars = [c for c in chars if unicodedata.category(c) != "Cn"]
+    joined = "\n".join(chars)
+    result: dict[str, str] = {}
+    for config in ("t2s", "tw2s"):
+        converted = opencc.OpenCC(config).convert(joined).split("\n")
+        if len(converted) != len(chars):  # pragma: no cover - defensive
+            raise RuntimeError(f"OpenCC {config} changed the line count")
+        for c, t in zip(chars, converted):
+            if c in result or c in _KEEP_DISTINCT or t == c or len(t) != 1 or not is_cjk(t):
+                continue
+            result[c] = t
+    for c in list(result):
+        seen = {c}
+        t = result[c]
+        while t in result and t not in seen:
+            seen.add(t)
+            t = result[t]
+        result[c] = t
+    return {c: t for c, t in result.items() if c != t}
+
+
+def build_charmap(texts) -> dict[str, str]:
+    """The part of :func:`fold_map` relevant to a corpus, both directions.
+
+    Contains every variant whose folded form occurs in the (folded) corpus: the Traditional
+    characters of a zh-Hant corpus, and the Traditional spellings of a zh-Hans corpus's
+    characters, so a query in either script is folded to what the index holds.
+    """
+    full = fold_map()
+    folded_chars: set[str] = set()
+    for text in texts:
+        for ch in unicodedata.normalize("NFKC", text).lower():
+            if is_cjk(ch):
+                folded_chars.add(full.get(ch, ch))
+    return {c: t for c, t in sorted(full.items()) if t in folded_chars}
+
+
+def charmap_to_string(charmap: dict[str, str]) -> str:
+    """Serialise as a string of pairs ``t1 s1 t2 s2 ...`` (code points, sorted by key)."""
+    return "".join(k + v for k, v in sorted(charmap.items()))
+
+
+def charmap_from_string(s: str) -> dict[str, str]:
+    cps = list(s)
+    return {cps[i]: cps[i + 1] for i in range(0, len(cps) - 1, 2)}

@@ -1,0 +1,288 @@
+"""Render one resolved chapter's tokens to HTML for the website.
+
+The token stream comes from `bookkit.markdown`; numbering has already stored numbers and IDs in
+token attributes/meta. This module decides only how things look: headings with permalinks,
+bound numbers with provenance, cross-reference links, figures, captions, KaTeX math and
+pygments-highlighted code.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+from ..locale.numbers import format_value, parse_spec
+from ..markdown import BOUND_RE, parser
+from ..model import BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label
+from ..resolve.numbering import label_text
+
+FORMATTER = HtmlFormatter(nowrap=True)
+
+
+@dataclass
+class RenderContext:
+    chapter: ChapterSource
+    edition: EditionInfo
+    labels: dict[str, Label]
+    values: dict[str, BoundValue]
+    math: dict
+    figures: dict[tuple[str, str], FigureImage]
+    figure_sizes: dict[tuple[str, str], tuple[int, int]]
+    shown_cells: dict[str, str] = field(default_factory=dict)
+    errors: list[BuildError] = field(default_factory=list)
+
+    def fail(self, tok: Token | None, message: str, hint: str = "") -> None:
+        line = tok.map[0] + 1 if tok is not None and tok.map else None
+        self.errors.append(BuildError(self.chapter.path, line, message, hint))
+
+
+def bound_text(ctx: RenderContext, name: str, spec_text: str, tok: Token | None,
+               latex: bool = False) -> tuple[str, BoundValue | None]:
+    bound = ctx.values.get(name)
+    if bound is None:
+        ctx.fail(tok, f"unknown name `{name}` in {{{{ {name} }}}}",
+                 "define it in a calc cell of the original chapter (manuscripts/)")
+        return "??", None
+    try:
+        spec = parse_spec(spec_text)
+        if isinstance(bound.value, str):
+            return bound.value, bound
+        return format_value(bound.value, spec, ctx.edition.lang, latex=latex), bound
+    except ValueError as exc:
+        ctx.fail(tok, f"bad format for `{name}`: {exc}")
+        return "??", bound
+
+
+def substitute_in_math(ctx: RenderContext, tex: str, tok: Token | None) -> str:
+    return BOUND_RE.sub(lambda m: bound_text(ctx, m.group(1), m.group(2) or "", tok,
+                                             latex=True)[0], tex)
+
+
+def xref(ctx: RenderContext, ident: str, tok: Token | None) -> tuple[str, str]:
+    """(href, text) for a cross-reference, or report an unknown label."""
+    label = ctx.labels.get(ident)
+    if label is None:
+        ctx.fail(tok, f"unknown label `@{ident}`",
+                 "check the spelling; IDs are written {#" + ident + "} where they are defined")
+        return "#", "@" + ident
+    page = "" if label.slug == ctx.chapter.slug else f"{label.slug}.html"
+    href = f"{page}#{label.id}" if label.kind != "chapter" else (page or "#" + label.id)
+    return href, label_text(label, ctx.edition.strings)
+
+
+class BookRenderer(RendererHTML):
+    """markdown-it renderer with the book's rules; `env["ctx"]` is the RenderContext."""
+
+    def heading_open(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        ctx: RenderContext = env["ctx"]
+        ident = html.escape(tok.attrGet("id") or "")
+        number = tok.meta.get("number", "")
+        prefix = ""
+        if number:
+            text = (ctx.edition.strings["chapter"].format(n=number) if tok.tag == "h1"
+                    else number)
+            prefix = f'<span class="secno">{html.escape(text)}</span> '
+        return f'<{tok.tag} id="{ident}">{prefix}'
+
+    def heading_close(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        opener = next(t for t in reversed(tokens[:idx]) if t.type == "heading_open")
+        ident = html.escape(opener.attrGet("id") or "")
+        return (f' <a class="anchor" href="#{ident}" aria-label="¶">#</a></{tok.tag}>\n')
+
+    def bound_value(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        ctx: RenderContext = env["ctx"]
+        text, bound = bound_text(ctx, tok.meta["name"], tok.meta["spec"], tok)
+        if bound is None:
+            return html.escape(text)
+        prov = f"{ctx.edition.strings['computed_as']} {bound.provenance()}"
+        return (f'<span class="num" tabindex="0" data-name="{html.escape(bound.name)}">'
+                f'{html.escape(text)}<span class="prov" role="tooltip">{html.escape(prov)}'
+                f"</span></span>")
+
+    def xref(self, tokens, idx, options, env):
+        href, text = xref(env["ctx"], tokens[idx].meta["id"], tokens[idx])
+        return f'<a class="xref" href="{html.escape(href)}">{html.escape(text)}</a>'
+
+    def paragraph_open(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        ctx: RenderContext = env["ctx"]
+        if "figure_id" in tok.meta:
+            return self._figure(tokens, idx, ctx)
+        if tok.meta.get("table_caption"):
+            number = tok.meta.get("number", "")
+            label = ctx.edition.strings["table"].format(n=number)
+            return (f'<p class="caption table-caption"><span class="capno">{html.escape(label)}'
+                    f'</span>{html.escape(ctx.edition.strings["caption_sep"])}')
+        return super().renderToken(tokens, idx, options, env)
+
+    def paragraph_close(self, tokens, idx, options, env):
+        opener = _matching_open(tokens, idx)
+        if opener is not None and "figure_id" in opener.meta:
+            return "</figcaption></figure>\n"
+        return super().renderToken(tokens, idx, options, env)
+
+    def _figure(self, tokens, idx, ctx: RenderContext) -> str:
+        tok = tokens[idx]
+        inline = tokens[idx + 1]
+        image = next(k for k in inline.children if k.type == "image")
+        fid = tok.meta["figure_id"]
+        caption = self.renderInline(image.children or [], {}, {"ctx": ctx})
+        alt = html.escape(_plain(image.children or []), quote=True)
+        src = f"figures/{fid}.{ctx.edition.lang}.svg"
+        w, h = ctx.figure_sizes.get((fid, ctx.edition.lang), (640, 360))
+        label = ctx.edition.strings["figure"].format(n=tok.meta["number"])
+        # The image's children are rendered as the caption; skip the inline token afterwards.
+        inline.meta["skip"] = True
+        return (f'<figure id="{html.escape(fid)}"><img src="{src}" alt="{alt}" width="{w}" '
+                f'height="{h}" loading="lazy" decoding="async"><figcaption>'
+                f'<span class="capno">{html.escape(label)}</span>'
+                f'{html.escape(ctx.edition.strings["caption_sep"])}{caption}')
+
+    def render(self, tokens, options, env):
+        # As RendererHTML.render, except that a figure's inline token (already rendered as the
+        # caption by `_figure`) is skipped.
+        out = []
+        for i, token in enumerate(tokens):
+            if token.type == "inline":
+                if token.children and not token.meta.get("skip"):
+                    out.append(self.renderInline(token.children, options, env))
+            elif token.type in self.rules:
+                out.append(self.rules[token.type](tokens, i, options, env))
+            else:
+                out.append(self.renderToken(tokens, i, options, env))
+        return "".join(out)
+
+    def table_open(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        ident = tok.meta.get("table_id")
+        attr = f' id="{html.escape(ident)}"' if ident else ""
+        return f'<div class="table-wrap" tabindex="0"{attr}><table>\n'
+
+    def table_close(self, tokens, idx, options, env):
+        return "</table></div>\n"
+
+    def math_inline(self, tokens, idx, options, env):
+        return self._math(tokens[idx], env, display=False)
+
+    def math_inline_double(self, tokens, idx, options, env):
+        return self._math(tokens[idx], env, display=True)
+
+    def math_block(self, tokens, idx, options, env):
+        return self._math(tokens[idx], env, display=True) + "\n"
+
+    def math_block_label(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        body = self._math(tok, env, display=True, tag=tok.meta.get("number"))
+        return f'<div class="equation" id="{html.escape(tok.meta.get("equation_id", ""))}">{body}</div>\n'
+
+    def _math(self, tok: Token, env, display: bool, tag: str | None = None) -> str:
+        ctx: RenderContext = env["ctx"]
+        tex = math_source(ctx, tok, tag)
+        rendered = ctx.math.get((tex, display))
+        if rendered is None or isinstance(rendered, Exception):
+            ctx.fail(tok, f"math does not render: {rendered}", "check the LaTeX")
+            return f"<code>{html.escape(tex)}</code>"
+        return rendered
+
+    def fence(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        ctx: RenderContext = env["ctx"]
+        words = tok.info.split()
+        lang = words[0] if words else ""
+        if lang == "calc":
+            if "show" not in words:
+                return ""
+            lang = "python"
+        code = tok.content
+        try:
+            lexer = get_lexer_by_name(lang) if lang else None
+        except ClassNotFound:
+            ctx.fail(tok, f"unknown code language `{lang}`", "use a Pygments lexer name")
+            lexer = None
+        body = highlight(code, lexer, FORMATTER) if lexer else html.escape(code)
+        return (f'<div class="code"><button class="copy" type="button" '
+                f'aria-label="{html.escape(ctx.edition.strings["copy"])}">'
+                f'{html.escape(ctx.edition.strings["copy"])}</button>'
+                f'<pre class="highlight"><code>{body}</code></pre></div>\n')
+
+    def code_block(self, tokens, idx, options, env):
+        return f'<pre class="highlight"><code>{html.escape(tokens[idx].content)}</code></pre>\n'
+
+    def image(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        ctx: RenderContext = env["ctx"]
+        src = str(tok.attrs.get("src", ""))
+        alt = _plain(tok.children or [])
+        if not alt.strip():
+            ctx.fail(tok, f"image `{src}` has no alt text", "write ![description](path)")
+        if src.endswith(".py"):
+            ctx.fail(tok, f"figure script `{src}` must stand alone in its paragraph")
+        return f'<img src="{html.escape(src)}" alt="{html.escape(alt)}" loading="lazy">'
+
+
+def math_source(ctx: RenderContext, tok: Token, tag: str | None = None) -> str:
+    tex = substitute_in_math(ctx, tok.content.strip(), tok)
+    if tag:
+        tex += f" \\tag{{{tag}}}"
+    return tex
+
+
+def _plain(children: list[Token]) -> str:
+    out = []
+    for child in children:
+        if child.type in ("text", "code_inline", "math_inline"):
+            out.append(child.content)
+        elif child.type == "bound_value":
+            out.append(child.content)
+    return "".join(out).strip()
+
+
+def _matching_open(tokens: list[Token], idx: int) -> Token | None:
+    depth = 0
+    for j in range(idx - 1, -1, -1):
+        t = tokens[j]
+        if t.type == "paragraph_close":
+            depth += 1
+        elif t.type == "paragraph_open":
+            if depth == 0:
+                return t
+            depth -= 1
+    return None
+
+
+def collect_math(tokens: list[Token], ctx: RenderContext, out: set) -> None:
+    """Every (tex, display) the chapter needs, after bound numbers are substituted."""
+    def visit(toks):
+        for tok in toks:
+            if tok.type in ("math_inline",):
+                out.add((math_source(ctx, tok), False))
+            elif tok.type in ("math_inline_double", "math_block"):
+                out.add((math_source(ctx, tok), True))
+            elif tok.type == "math_block_label":
+                out.add((math_source(ctx, tok, tok.meta.get("number")), True))
+            if tok.children:
+                visit(tok.children)
+    visit(tokens)
+
+
+def render_chapter(tokens: list[Token], env: dict, ctx: RenderContext) -> str:
+    renderer = BookRenderer(parser())
+    # Plugins (footnotes) registered their rules on the parser's own renderer; reuse them.
+    for name, rule in parser().renderer.rules.items():
+        renderer.rules.setdefault(name, rule)
+    env = dict(env)
+    env["ctx"] = ctx
+    return renderer.render(tokens, parser().options, env)
+
+
+TAG_RE = re.compile(r"<[^>]+>")

@@ -1,0 +1,424 @@
+"""Build-time search index (one per edition), and the Python side of the query.
+
+Each edition gets one ``search-index.js`` that sets ``window.bookSearchIndex``. It is built
+with the Python ``lunr`` package over text pre-tokenised by :mod:`bookkit.render.cjk`, and
+loaded by lunr.js 2.3.9 (``website/static/search.js``) when the reader first focuses the box.
+
+Shipped format (JSON inside the script, UTF-8 with a BOM so it decodes right whatever the
+page's or server's charset):
+
+``{"v": 1, "lang", "fields": [[name, boost], ...], "terms": "t0 t1 ...",
+"vectors": [[[delta, score*1000, ...] per doc] per field], "chapters": [...],
+"docs": [[url, chapter_no, section, text], ...], "charmap": "t1s1t2s2..."}``
+
+This is a lossless compaction of lunr's serialised index: with an empty metadata
+whitelist every posting ``invertedIndex[term][field][doc] = {}`` is exactly "term index
+appears in that doc's field vector", so the postings are rebuilt from the vectors;
+``_index`` is the term's position in ``terms``; refs are the doc's position. Scores keep
+lunr's 3-decimal precision as integers. The text is shipped once (for snippets); the lunr
+part stores none of it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+
+import re
+
+from lunr.builder import Builder
+from lunr.index import Index
+from lunr.pipeline import Pipeline
+from lunr.query import QueryPresence
+from lunr.stop_word_filter import stop_word_filter
+from lunr.token import Token
+
+from .cjk import build_charmap, charmap_from_string, charmap_to_string, tokenize
+
+__all__ = ["SearchDoc", "build_search_assets", "search", "index_report", "LANGS"]
+
+LANGS = ("zh-Hans", "en", "zh-Hant")
+ASSET_NAME = "search-index.js"
+_PREFIX = "window.bookSearchIndex="
+_BOM = "\ufeff"
+#: fields and their boosts: section title, chapter title, body text
+FIELDS = (("s", 4), ("c", 1), ("b", 1))
+#: lunr's BM25 parameters (its defaults)
+K1, B = 1.2, 0.75
+#: at most this many results
+MAX_RESULTS = 50
+
+
+# --- lunr.js's stemmer, ported ---------------------------------------------------------------
+# lunr.py 0.8.0 ships Martin Porter's reference stemmer, which differs from lunr.js 2.3.9's on
+# step 1c ("key" -> "kei" in Python, "key" in JS; "sky" -> "sky" vs "ski"), so an index
+# stemmed by lunr.py misses such words when queried from the browser. This is a line-by-line
+# port of lunr.js's porterStemmer, run on UTF-16 code units like JS; the parity test checks
+# it against lunr.js in Node.
+
+_C = "[^aeiou]"
+_V = "[aeiouy]"
+_CS = _C + "[^aeiouy]*"
+_VS = _V + "[aeiou]*"
+_RE_MGR0 = re.compile("^(" + _CS + ")?" + _VS + _CS)
+_RE_MEQ1 = re.compile("^(" + _CS + ")?" + _VS + _CS + "(" + _VS + r")?\Z")
+_RE_MGR1 = re.compile("^(" + _CS + ")?" + _VS + _CS + _VS + _CS)
+_RE_S_V = re.compile("^(" + _CS + ")?" + _V)
+_RE_1A = re.compile(r"^(.+?)(ss|i)es\Z")
+_RE2_1A = re.compile(r"^(.+?)([^s])s\Z")
+_RE_1B = re.compile(r"^(.+?)eed\Z")
+_RE2_1B = re.compile(r"^(.+?)(ed|ing)\Z")
+_RE_1B_2 = re.compile(r".\Z")
+_RE2_1B_2 = re.compile(r"(at|bl|iz)\Z")
+_RE3_1B_2 = re.compile(r"([^aeiouylsz])\1\Z")
+_RE4_1B_2 = re.compile("^" + _CS + _V + r"[^aeiouwxy]\Z")
+_RE_1C = re.compile(r"^(.+?[^aeiou])y\Z")
+_STEP2 = {
+    "ational": "ate", "tional": "tion", "enci": "ence", "anci": "ance", "izer": "ize", "bli": "ble",
+    "alli": "al", "entli": "ent", "eli": "e", "ousli": "ous", "ization": "ize", "ation": "ate",
+    "ator": "ate", "alism": "al", "iveness": "ive", "fulness": "ful", "ousness": "ous", "aliti": "al",
+    "iviti": "ive", "biliti": "ble", "logi": "log",
+}
+_STEP3 = {"icate": "ic", "ative": "", "alize": "al", "iciti": "ic", "ical": "ic", "ful": "", "ness": ""}
+_RE_2 = re.compile(
+    r"^(.+?)(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness"
+    r"|fulness|ousness|aliti|iviti|biliti|logi)\Z"
+)
+_RE_3 = re.compile(r"^(.+?)(icate|ative|alize|iciti|ical|ful|ness)\Z")
+_RE_4 = re.compile(r"^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)\Z")
+_RE2_4 = re.compile(r"^(.+?)(s|t)(ion)\Z")
+_RE_5 = re.compile(r"^(.+?)e\Z")
+_RE_5_1 = re.compile(r"ll\Z")
+_RE3_5 = re.compile("^" + _CS + _V + r"[^aeiouwxy]\Z")
+
+
+def _to_utf16_units(w: str) -> str:
+    out = []
+    for ch in w:
+        cp = ord(ch)
+        if cp > 0xFFFF:
+            cp -= 0x10000
+            out.append(chr(0xD800 + (cp >> 10)))
+            out.append(chr(0xDC00 + (cp & 0x3FF)))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _from_utf16_units(w: str) -> str:
+    return w.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _porter_js(w: str) -> str:
+    if len(w) < 3:
+        return w
+    firstch = w[0]
+    if firstch == "y":
+        w = "Y" + w[1:]
+    # step 1a
+    if _RE_1A.search(w):
+        w = _RE_1A.sub(r"\1\2", w, count=1)
+    elif _RE2_1A.search(w):
+        w = _RE2_1A.sub(r"\1\2", w, count=1)
+    # step 1b
+    m = _RE_1B.search(w)
+    if m:
+        if _RE_MGR0.search(m.group(1)):
+            w = _RE_1B_2.sub("", w, count=1)
+    else:
+        m = _RE2_1B.search(w)
+        if m:
+            stem = m.group(1)
+            if _RE_S_V.search(stem):
+                w = stem
+                if _RE2_1B_2.search(w):
+                    w = w + "e"
+                elif _RE3_1B_2.search(w):
+                    w = _RE_1B_2.sub("", w, count=1)
+                elif _RE4_1B_2.search(w):
+                    w = w + "e"
+    # step 1c
+    m = _RE_1C.search(w)
+    if m:
+        w = m.group(1) + "i"
+    # step 2
+    m = _RE_2.search(w)
+    if m and _RE_MGR0.search(m.group(1)):
+        w = m.group(1) + _STEP2[m.group(2)]
+    # step 3
+    m = _RE_3.search(w)
+    if m and _RE_MGR0.search(m.group(1)):
+        w = m.group(1) + _STEP3[m.group(2)]
+    # step 4
+    m = _RE_4.search(w)
+    if m:
+        if _RE_MGR1.search(m.group(1)):
+            w = m.group(1)
+    else:
+        m = _RE2_4.search(w)
+        if m:
+            stem = m.group(1) + m.group(2)
+            if _RE_MGR1.search(stem):
+                w = stem
+    # step 5
+    m = _RE_5.search(w)
+    if m:
+        stem = m.group(1)
+        if _RE_MGR1.search(stem) or (_RE_MEQ1.search(stem) and not _RE3_5.search(stem)):
+            w = stem
+    if _RE_5_1.search(w) and _RE_MGR1.search(w):
+        w = _RE_1B_2.sub("", w, count=1)
+    if firstch == "y":
+        w = "y" + w[1:]
+    return w
+
+
+def stem_js(word: str) -> str:
+    """Stem ``word`` exactly as lunr.js 2.3.9's ``lunr.stemmer`` does."""
+    return _from_utf16_units(_porter_js(_to_utf16_units(word)))
+
+
+def js_stemmer(token, i=None, tokens=None):
+    """lunr.py pipeline function wrapping :func:`stem_js`."""
+    return token.update(lambda s, metadata=None: stem_js(s))
+
+
+Pipeline.register_function(js_stemmer, "stemmerLunrJs")
+
+
+@dataclass(frozen=True)
+class SearchDoc:
+    url: str  # relative to the edition root, e.g. "getting-started.html#sec-kv-cache"
+    chapter: str  # chapter title as shown
+    section: str  # section title as shown (== chapter for the chapter intro)
+    text: str  # plain text of the section (no markup)
+
+
+def _fields_of(doc: SearchDoc) -> dict[str, str]:
+    # the chapter intro carries its title once, in "s"
+    return {"s": doc.section, "c": "" if doc.chapter == doc.section else doc.chapter, "b": doc.text}
+
+
+def _dumps(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def build_search_assets(docs: list[SearchDoc], lang: str) -> dict[str, bytes]:
+    """Build ``{"search-index.js": bytes}`` for one edition; same input, same bytes."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown edition language {lang!r}; expected one of {LANGS}")
+    docs = list(docs)
+    charmap = build_charmap(t for d in docs for t in (d.chapter, d.section, d.text))
+
+    builder = Builder()
+    builder.pipeline.add(stop_word_filter, js_stemmer)
+    builder.ref("id")
+    for name, boost in FIELDS:
+        builder.field(name, boost=boost)
+    builder.metadata_whitelist = []
+    for i, doc in enumerate(docs):
+        fields = _fields_of(doc)
+        builder.add({"id": str(i), **{k: tokenize(v, charmap) for k, v in fields.items()}})
+    payload = _compact(builder, len(docs))
+
+    chapters: list[str] = []
+    chapter_no: dict[str, int] = {}
+    rows = []
+    for doc in docs:
+        if doc.chapter not in chapter_no:
+            chapter_no[doc.chapter] = len(chapters)
+            chapters.append(doc.chapter)
+        rows.append([doc.url, chapter_no[doc.chapter], doc.section, doc.text])
+    payload.update({"lang": lang, "chapters": chapters, "docs": rows, "charmap": charmap_to_string(charmap)})
+    text = _BOM + _PREFIX + _dumps(payload) + ";\n"
+    return {ASSET_NAME: text.encode("utf-8")}
+
+
+def _compact(builder: Builder, ndocs: int) -> dict:
+    """Term list, field lengths and per-term postings ``[doc delta, tf, ...]`` per field."""
+    fields = list(builder._fields)
+    terms = [None] * len(builder.inverted_index)
+    for term, posting in builder.inverted_index.items():
+        terms[posting["_index"]] = term
+        if not term or " " in term:  # pragma: no cover - the tokeniser never makes these
+            raise ValueError(f"unexpected index term {term!r}")
+    postings = {f: [[] for _ in terms] for f in fields}
+    last = {f: [0] * len(terms) for f in fields}
+    lengths = {f: [] for f in fields}
+    for doc in range(ndocs):
+        for field in fields:
+            ref = f"{field}/{doc}"
+            lengths[field].append(builder.field_lengths[ref])
+            for term, tf in builder.field_term_frequencies[ref].items():
+                t = builder.inverted_index[term]["_index"]
+                postings[field][t].extend((doc - last[field][t], tf))
+                last[field][t] = doc
+    boosts = dict(FIELDS)
+    return {
+        "v": 2,
+        "fields": [[f, boosts[f]] for f in fields],
+        "terms": " ".join(terms),
+        "lengths": [lengths[f] for f in fields],
+        "postings": [postings[f] for f in fields],
+    }
+
+
+_LN2 = 0.6931471805599453
+
+
+def _ln(x: float) -> float:
+    """Natural log for x >= 1 from +, -, *, / only, so Python and JS agree to the bit.
+
+    (``math.log`` and V8's ``Math.log`` may differ in the last place.) Mirrored by ``ln``
+    in search.js.
+    """
+    k = 0
+    while x >= 2:
+        x = x / 2
+        k += 1
+    y = (x - 1) / (x + 1)
+    y2 = y * y
+    total = 0.0
+    term = y
+    for n in range(30):
+        total = total + term / (2 * n + 1)
+        term = term * y2
+    return k * _LN2 + 2 * total
+
+
+def expand(payload: dict) -> dict:
+    """Rebuild lunr's serialised index (as ``lunr.Index.load`` takes it) from the payload.
+
+    Scores are lunr's BM25 field scores (k1 = 1.2, b = 0.75, field boost, 3 decimals),
+    computed with the same operations, in the same order, as ``expand`` in search.js.
+    """
+    fields = [f for f, _ in payload["fields"]]
+    boosts = [boost for _, boost in payload["fields"]]
+    terms = payload["terms"].split(" ") if payload["terms"] else []
+    ndocs = len(payload["docs"])
+    postings = [{f: {} for f in fields} for _ in terms]
+    df = [0] * len(terms)
+    for fi, field in enumerate(fields):
+        for t, flat in enumerate(payload["postings"][fi]):
+            df[t] += len(flat) // 2
+    idf = [_ln(1 + abs((ndocs - d + 0.5) / (d + 0.5))) for d in df]
+    vectors = {(f, d): [] for f in fields for d in range(ndocs)}
+    for fi, field in enumerate(fields):
+        lengths = payload["lengths"][fi]
+        avg = sum(lengths) / ndocs if ndocs else 0
+        boost = boosts[fi]
+        for t, flat in enumerate(payload["postings"][fi]):
+            doc = 0
+            for j in range(0, len(flat), 2):
+                doc += flat[j]
+                tf = flat[j + 1]
+                score = idf[t] * ((K1 + 1) * tf) / (K1 * (1 - B + B * (lengths[doc] / avg)) + tf)
+                score = score * boost
+                score = math.floor(score * 1000 + 0.5) / 1000
+                vectors[(field, doc)].extend((t, score))
+                postings[t][field][str(doc)] = {}
+    field_vectors = [[f"{f}/{d}", elements] for (f, d), elements in vectors.items()]
+    inverted = []
+    for i, term in enumerate(terms):
+        posting = {"_index": i}
+        posting.update(postings[i])
+        inverted.append([term, posting])
+    inverted.sort(key=lambda tp: tp[0])
+    return {"version": "2.3.9", "fields": fields, "fieldVectors": field_vectors, "invertedIndex": inverted, "pipeline": ["stemmer"]}
+
+
+def load_payload(assets: dict[str, bytes]) -> dict:
+    text = assets[ASSET_NAME].decode("utf-8")
+    if text.startswith(_BOM):
+        text = text[1:]
+    if not text.startswith(_PREFIX):
+        raise ValueError(f"{ASSET_NAME} does not start with {_PREFIX!r}")
+    body = text[len(_PREFIX):].rstrip()
+    if body.endswith(";"):
+        body = body[:-1]
+    return json.loads(body)
+
+
+_CACHE: dict[str, tuple[dict, Index, dict[str, str]]] = {}
+
+
+def _loaded(assets: dict[str, bytes]):
+    key = hashlib.sha256(assets[ASSET_NAME]).hexdigest()
+    if key not in _CACHE:
+        payload = load_payload(assets)
+        if len(_CACHE) > 16:
+            _CACHE.clear()
+        _CACHE[key] = (payload, Index.load(expand(payload)), charmap_from_string(payload["charmap"]))
+    return _CACHE[key]
+
+
+def query_terms(query: str, charmap: dict[str, str]) -> list[str]:
+    """The required terms of a query: query-mode tokens, stop words dropped, deduplicated.
+
+    Mirrored by ``queryTerms`` in search.js (which uses ``lunr.stopWordFilter``).
+    """
+    seen: list[str] = []
+    for tok in tokenize(query, charmap, query=True):
+        if stop_word_filter(Token(tok)) is None:
+            continue
+        if tok not in seen:
+            seen.append(tok)
+    return seen
+
+
+def rank(results) -> list[tuple[int, float]]:
+    """lunr results -> [(doc number, score)], ties broken by document order (as in search.js)."""
+    scored = [(int(r["ref"]), r["score"]) for r in results]
+    scored.sort(key=lambda rs: (-round(rs[1], 6), rs[0]))
+    return scored[:MAX_RESULTS]
+
+
+def search(assets: dict[str, bytes], query: str, lang: str) -> list[str]:
+    """Query the built assets the way the browser does; returns urls, best first."""
+    payload, index, charmap = _loaded(assets)
+    if payload.get("lang") not in (None, lang):
+        raise ValueError(f"assets are for {payload.get('lang')!r}, not {lang!r}")
+    terms = query_terms(query, charmap)
+    if not terms:
+        return []
+    q = index.create_query()
+    for t in terms:
+        # stemmed here with the lunr.js stemmer, so lunr.py's own pipeline is bypassed
+        q.term(stem_js(t), presence=QueryPresence.REQUIRED, use_pipeline=False)
+    return [payload["docs"][ref][0] for ref, _ in rank(index.query(q))]
+
+
+def _sizes(data: bytes) -> dict[str, int]:
+    return {"raw": len(data), "gzip": len(gzip.compress(data, compresslevel=9, mtime=0))}
+
+
+def index_report(assets: dict[str, bytes], docs: list[SearchDoc]) -> dict:
+    """Sizes (bytes, raw and gzip -9) of the shipped file and its parts against the text.
+
+    ``index`` is the lunr part (terms + vectors + field list), ``docs`` the shipped titles,
+    urls and text (for snippets and results), ``charmap`` the variant map; ``text`` is the
+    edition's plain text (all section texts joined), the yardstick.
+    """
+    payload = load_payload(assets)
+    index_part = {k: payload[k] for k in ("v", "fields", "terms", "lengths", "postings")}
+    parts = {
+        "file": assets[ASSET_NAME],
+        "index": _dumps(index_part).encode("utf-8"),
+        "docs": _dumps({"chapters": payload["chapters"], "docs": payload["docs"]}).encode("utf-8"),
+        "charmap": payload["charmap"].encode("utf-8"),
+        "text": "\n".join(d.text for d in docs).encode("utf-8"),
+    }
+    report = {name: _sizes(data) for name, data in parts.items()}
+    report["documents"] = len(payload["docs"])
+    report["terms"] = len(payload["terms"].split(" ")) if payload["terms"] else 0
+    report["charmap_pairs"] = len(payload["charmap"]) // 2
+    text = report["text"]
+    report["ratio"] = {
+        "index_raw": round(report["index"]["raw"] / max(text["raw"], 1), 3),
+        "index_gzip": round(report["index"]["gzip"] / max(text["gzip"], 1), 3),
+        "file_gzip": round(report["file"]["gzip"] / max(text["gzip"], 1), 3),
+    }
+    return report

@@ -1,0 +1,130 @@
+"""Website pages: jinja2 templates around the rendered chapters, plus sitemap, 404 and assets."""
+from __future__ import annotations
+
+import hashlib
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+from ..model import EditionInfo
+from ..resolve.numbering import ChapterOutline
+
+LANG_NAMES = {"zh-Hans": "简体", "en": "EN", "zh-Hant": "繁體"}
+OG_LOCALES = {"zh-Hans": "zh_CN", "en": "en_US", "zh-Hant": "zh_TW"}
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    site_url: str          # absolute URL of the site root, ending in "/"
+    release_url: str       # ".../releases/latest/download/" for PDF/EPUB buttons
+    pdf_names: dict        # edition key -> file name
+    epub_names: dict
+
+
+def environment(root: Path) -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(root / "website" / "templates")),
+                              autoescape=jinja2.select_autoescape(["html"]),
+                              keep_trailing_newline=True, trim_blocks=False)
+
+
+def asset_version(root: Path) -> str:
+    """Cache-busting query string: a hash of the static files, stable across builds."""
+    h = hashlib.sha256()
+    for path in sorted((root / "website" / "static").glob("*")):
+        if path.is_file():
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:8]
+
+
+def page_depth_prefix(info: EditionInfo) -> tuple[str, str]:
+    """(root, static) relative paths from a page of this edition."""
+    up = "../" if info.url_prefix else ""
+    return "./" if not up else "./", f"{up}static/"
+
+
+def nav_items(outlines: list[ChapterOutline], info: EditionInfo, current: str | None):
+    items = []
+    for o in outlines:
+        number = o.chapter.number
+        items.append({
+            "slug": o.chapter.slug, "title": o.title, "current": o.chapter.slug == current,
+            "label": info.strings["chapter"].format(n=number) if number else "",
+            "sections": [{"id": i, "number": n, "title": t} for lvl, i, n, t in o.sections
+                         if lvl == 2],
+        })
+    return items
+
+
+def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[EditionInfo],
+                 outlines: list[ChapterOutline], bodies: dict[str, str], has_math: dict,
+                 config: SiteConfig, version: str) -> dict[str, bytes]:
+    """{path relative to the edition root: bytes} for the home page, chapters and 404."""
+    root, static = page_depth_prefix(info)
+    s = info.strings
+    pages: dict[str, bytes] = {}
+
+    def alternates(slug_file: str):
+        return [{"lang": e.lang, "href": config.site_url + e.url_prefix + slug_file}
+                for e in editions] + [{"lang": "x-default",
+                                       "href": config.site_url + slug_file}]
+
+    def switcher(slug_file: str):
+        up = "../" if info.url_prefix else ""
+        return [{"lang": e.lang, "name": LANG_NAMES[e.lang], "current": e.key == info.key,
+                 "href": f"{up}{e.url_prefix}{slug_file}"} for e in editions]
+
+    common = dict(edition=info, s=s, root=root, static=static, asset_version=version,
+                  og_locale=OG_LOCALES[info.lang],
+                  pdf_url=config.release_url + config.pdf_names[info.key],
+                  epub_url=config.release_url + config.epub_names[info.key])
+    for i, outline in enumerate(outlines):
+        slug = outline.chapter.slug
+        file = f"{slug}.html"
+        toc = [{"level": lvl, "id": ident, "number": n, "title": t}
+               for lvl, ident, n, t in outline.sections]
+        label = s["chapter"].format(n=outline.chapter.number) if outline.chapter.number else ""
+        title = f"{label} {outline.title}".strip()
+        page = env.get_template("chapter.html").render(
+            **common, page_title=f"{title} · {info.title}", description=_description(bodies[slug]),
+            canonical=config.site_url + info.url_prefix + file, alternates=alternates(file),
+            switcher=switcher(file), nav=nav_items(outlines, info, slug), toc=toc,
+            body=bodies[slug], has_math=has_math.get(slug, False),
+            prev=_neighbour(outlines, i - 1, info), next=_neighbour(outlines, i + 1, info))
+        pages[file] = page.encode("utf-8")
+    nav = nav_items(outlines, info, None)
+    pages["index.html"] = env.get_template("index.html").render(
+        **common, page_title=info.title, description=info.subtitle,
+        canonical=config.site_url + info.url_prefix, alternates=alternates(""),
+        switcher=switcher("index.html"), nav=nav, has_math=False).encode("utf-8")
+    pages["404.html"] = env.get_template("404.html").render(
+        **common, page_title=f"{s['not_found']} · {info.title}", description=info.subtitle,
+        canonical=config.site_url + info.url_prefix + "404.html", alternates=alternates("404.html"),
+        switcher=switcher("index.html"), nav=nav, has_math=False).encode("utf-8")
+    return pages
+
+
+def _neighbour(outlines, i, info):
+    if 0 <= i < len(outlines):
+        o = outlines[i]
+        label = info.strings["chapter"].format(n=o.chapter.number) if o.chapter.number else ""
+        return {"slug": o.chapter.slug, "title": f"{label} {o.title}".strip()}
+    return None
+
+
+def _description(body: str, limit: int = 150) -> str:
+    import re
+    text = re.sub(r"<[^>]+>", " ", body)
+    text = html.unescape(re.sub(r"\s+", " ", text)).strip()
+    return text[:limit]
+
+
+def sitemap(config: SiteConfig, urls: list[str]) -> bytes:
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">']
+    for url in urls:
+        lines.append(f"  <url><loc>{html.escape(config.site_url + url)}</loc></url>")
+    lines.append("</urlset>")
+    return ("\n".join(lines) + "\n").encode("utf-8")

@@ -1,0 +1,1 @@
+"""Resolve stage: calculation cells, bound values, figures, numbering and cross-references."""

@@ -1,0 +1,213 @@
+"""Run each original chapter's calculation cells (cached) and keep the values they bind.
+
+Cells are written once, in the original (`manuscripts/`); translations only refer to the names.
+Each top-level assignment is executed on its own so that its expression and the values of the
+names it used can be kept as the bound value's provenance.
+"""
+from __future__ import annotations
+
+import ast
+import math
+import numbers
+import os
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..cache import Cache, key_of
+from ..markdown import parse
+from ..model import BoundValue, BuildError, CellResults, ChapterSource
+from ..workers import DependencyRecorder, JobResult, run_jobs
+
+
+@dataclass(frozen=True)
+class Cell:
+    line: int          # 1-based line of the first code line in the chapter file
+    code: str
+    show: bool
+
+
+def extract_cells(chapter: ChapterSource, tokens=None) -> list[Cell]:
+    tokens = tokens if tokens is not None else parse(chapter.text)[0]
+    cells = []
+    for tok in tokens:
+        if tok.type == "fence":
+            words = tok.info.split()
+            if words and words[0] == "calc":
+                unknown = [w for w in words[1:] if w != "show"]
+                if unknown:
+                    raise BuildError(chapter.path, tok.map[0] + 1,
+                                     f"unknown calc option `{' '.join(unknown)}`",
+                                     "write ```calc or ```calc show")
+                cells.append(Cell(line=tok.map[0] + 2, code=tok.content, show="show" in words))
+    return cells
+
+
+def _short(value: object) -> str | None:
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, numbers.Integral):
+        return f"{int(value):,}"
+    if isinstance(value, numbers.Real):
+        return f"{float(value):.6g}"
+    if isinstance(value, str) and len(value) <= 40:
+        return repr(value)
+    name = getattr(value, "name", None) or getattr(value, "id", None)
+    if isinstance(name, str):
+        return f"{type(value).__name__}({name})"
+    return None
+
+
+def _exportable(value: object):
+    """Values translations can bind to: numbers, booleans and short strings (picklable)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, str):
+        return value
+    return None
+
+
+def _input_nodes(expr: ast.AST) -> list[ast.AST]:
+    """Names and attribute chains (`m.num_layers`) the expression reads, outermost first."""
+    found, seen = [], set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            root = node
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name):
+                text = ast.unparse(node)
+                if text not in seen:
+                    seen.add(text)
+                    found.append(node)
+                return
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            if node.id not in seen:
+                seen.add(node.id)
+                found.append(node)
+            return
+        if isinstance(node, ast.Call):
+            # The function itself is not an input; its arguments are.
+            for arg in list(node.args) + [k.value for k in node.keywords]:
+                visit(arg)
+            if isinstance(node.func, ast.Attribute):
+                visit(node.func.value)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(expr)
+    return found
+
+
+def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResult:
+    """Worker body: run the cells in one namespace, record values, provenance and deps."""
+    import sys
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    recorder = DependencyRecorder(root, ignore=(os.path.join(root, "build"),
+                                                os.path.join(root, ".cache")))
+    namespace: dict = {"__name__": "__chapter__"}
+    values: dict[str, BoundValue] = {}
+    for first_line, code in cells:
+        try:
+            tree = ast.parse(code, filename=path)
+        except SyntaxError as exc:
+            line = first_line + (exc.lineno or 1) - 1
+            return JobResult(ok=False, error=f"{path}:{line}: syntax error in calc cell: {exc.msg}")
+        ast.increment_lineno(tree, first_line - 1)
+        source_lines = [""] * (first_line - 1) + code.splitlines()
+        for stmt in tree.body:
+            try:
+                exec(compile(ast.Module([stmt], []), path, "exec"), namespace)
+            except Exception as exc:
+                line = stmt.lineno
+                for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+                    if frame.filename == path:
+                        line = frame.lineno
+                        break
+                text = source_lines[line - 1].strip() if line - 1 < len(source_lines) else ""
+                return JobResult(ok=False, error=(
+                    f"{path}:{line}: calc cell failed: {type(exc).__name__}: {exc}\n"
+                    f"    {text}"))
+            targets = []
+            if isinstance(stmt, ast.Assign):
+                targets = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+                expr = stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                targets, expr = [stmt.target.id], stmt.value
+            elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                targets, expr = [stmt.target.id], stmt.value
+            for name in targets:
+                value = _exportable(namespace.get(name))
+                if value is None or (isinstance(value, float) and not math.isfinite(value)):
+                    continue
+                inputs = []
+                for node in _input_nodes(expr):
+                    try:
+                        shown = _short(eval(compile(ast.Expression(node), path, "eval"),
+                                            namespace))
+                    except Exception:
+                        shown = None
+                    if shown is not None:
+                        inputs.append((ast.unparse(node), shown))
+                values[name] = BoundValue(name=name, value=value,
+                                          expression=ast.get_source_segment(
+                                              "\n" * (first_line - 1) + code, expr) or
+                                          ast.unparse(expr),
+                                          inputs=tuple(inputs), path=path, line=stmt.lineno)
+    from ..cache import FileHasher
+    return JobResult(ok=True, value=values, deps=recorder.collect(FileHasher()))
+
+
+def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, workers: int = 2,
+                  timeout: float = 60.0, parsed=None) -> dict[int, CellResults]:
+    """Cell results for every original chapter, from the cache where nothing changed."""
+    from ..cache import library_versions
+    versions = library_versions()
+    results: dict[int, CellResults] = {}
+    jobs, keys = [], {}
+    for chapter in chapters:
+        tokens = parsed.get(chapter.path) if parsed else None
+        cells = extract_cells(chapter, tokens)
+        shown = {f"cell-{c.line}": c.code for c in cells if c.show}
+        if not cells:
+            results[chapter.number] = CellResults(chapter=chapter.number, shown_cells=shown)
+            continue
+        payload = [(c.line, c.code) for c in cells]
+        key = key_of("cells", str(chapter.path.relative_to(root)), payload, versions)
+        hit = cache.get("cells", key)
+        if hit is not None:
+            results[chapter.number] = CellResults(chapter=chapter.number, values=hit,
+                                                  shown_cells=shown, executed=False)
+            continue
+        keys[chapter.number] = (key, shown)
+        jobs.append((str(chapter.number), execute_cells, (str(chapter.path), payload,
+                                                            str(root))))
+    if jobs:
+        done = run_jobs(jobs, workers=workers, timeout=timeout)
+        errors = []
+        for name, result in sorted(done.items(), key=lambda kv: int(kv[0])):
+            number = int(name)
+            if not result.ok:
+                errors.append(result.error if result.error.startswith(str(root))
+                              else f"{_chapter_path(chapters, number)}: calc cells: "
+                                   f"{result.error.strip().splitlines()[-1]}")
+                continue
+            key, shown = keys[number]
+            cache.put("cells", key, result.value, result.deps)
+            results[number] = CellResults(chapter=number, values=result.value,
+                                          shown_cells=shown, deps=result.deps or {},
+                                          executed=True)
+        if errors:
+            raise BuildError(None, None, "\n".join(errors))
+    return results
+
+
+def _chapter_path(chapters: list[ChapterSource], number: int) -> str:
+    return next((str(c.path) for c in chapters if c.number == number), "?")

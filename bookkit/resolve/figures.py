@@ -1,0 +1,182 @@
+"""Executable figures: one matplotlib script per figure, drawn once per edition language.
+
+Text comes from the script's per-language STRINGS table; CJK text uses Noto Sans CJK (SC for
+zh-Hans, TC for zh-Hant). A missing glyph or a font fallback fails the build: no tofu ships.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..cache import Cache, key_of, library_versions
+from ..model import BuildError, FigureImage
+from ..workers import DependencyRecorder, JobResult, run_jobs
+
+FONT_FAMILIES = {
+    "zh-Hans": ["Noto Sans CJK SC", "DejaVu Sans"],
+    "zh-Hant": ["Noto Sans CJK TC", "DejaVu Sans"],
+    "en": ["DejaVu Sans", "Noto Sans CJK SC"],
+}
+NOTO_CJK_FILES = (
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+)
+LANGS = ("zh-Hans", "en", "zh-Hant")
+
+
+@dataclass(frozen=True)
+class FigureTask:
+    figure_id: str
+    script: Path
+    lang: str
+    source: str       # chapter file that uses it (for messages)
+    line: int
+
+
+def _setup_matplotlib():
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import font_manager
+    # Register the CJK fonts by file: a font cache made before they were installed would
+    # otherwise make matplotlib fall back silently (toolchain.md, pitfall 5).
+    for path in NOTO_CJK_FILES:
+        if os.path.exists(path):
+            font_manager.fontManager.addfont(path)
+    import matplotlib.pyplot as plt
+    plt.rcParams.update({
+        "svg.hashsalt": "bookkit",          # deterministic element ids
+        "svg.fonttype": "path",             # readers need no CJK font to see the figure
+        "pdf.fonttype": 42,
+        "axes.unicode_minus": False,
+        "figure.dpi": 100,
+        "font.size": 10,
+    })
+    return plt
+
+
+def draw_figure(script: str, lang: str, root: str) -> JobResult:
+    """Worker body: import the script, draw it for `lang`, return SVG and PDF bytes."""
+    import importlib.util
+    import io
+    import logging
+    import sys
+
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    recorder = DependencyRecorder(root, ignore=(os.path.join(root, "build"),
+                                                os.path.join(root, ".cache")))
+    recorder.files.add(os.path.abspath(script))
+    plt = _setup_matplotlib()
+    plt.rcParams["font.family"] = FONT_FAMILIES[lang]
+    problems: list[str] = []
+
+    class FontLog(logging.Handler):
+        def emit(self, record):
+            problems.append(record.getMessage())
+
+    handler = FontLog(level=logging.WARNING)
+    logging.getLogger("matplotlib.font_manager").addHandler(handler)
+    spec = importlib.util.spec_from_file_location(f"figure_{abs(hash(script))}", script)
+    module = importlib.util.module_from_spec(spec)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        spec.loader.exec_module(module)
+        strings = getattr(module, "STRINGS", None)
+        if not isinstance(strings, dict) or lang not in strings:
+            return JobResult(ok=False, error=f"{script}: STRINGS has no `{lang}` table "
+                             "(one per edition: zh-Hans, en, zh-Hant)")
+        keysets = {k: set(v) for k, v in strings.items()}
+        if len({frozenset(s) for s in keysets.values()}) > 1:
+            return JobResult(ok=False, error=f"{script}: STRINGS tables have different keys: "
+                             + "; ".join(f"{k}: {sorted(v)}" for k, v in keysets.items()))
+        size = getattr(module, "SIZE", (6.4, 3.6))
+        fig = plt.figure(figsize=size)
+        module.draw(fig, strings[lang])
+        fig.tight_layout()
+        svg, pdf = io.BytesIO(), io.BytesIO()
+        fig.savefig(svg, format="svg", metadata={"Date": None})
+        fig.savefig(pdf, format="pdf", metadata={"CreationDate": None, "ModDate": None})
+        from matplotlib.text import Text
+        texts = tuple(t.get_text() for t in fig.findobj(Text) if t.get_text().strip())
+        plt.close(fig)
+    for w in caught:
+        message = str(w.message)
+        if "Glyph" in message or "missing from" in message or "findfont" in message:
+            problems.append(message)
+    if problems:
+        return JobResult(ok=False, error=f"{script}: [{lang}] missing glyph or font: "
+                         + problems[0] + " (install fonts-noto-cjk; use only characters the "
+                         "Noto CJK and DejaVu fonts cover)")
+    from ..cache import FileHasher
+    return JobResult(ok=True, value={"svg": svg.getvalue(), "pdf": pdf.getvalue(),
+                                     "texts": texts}, deps=recorder.collect(FileHasher()))
+
+
+def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: Path,
+                    workers: int = 2, timeout: float = 60.0, progress=None) -> dict:
+    """Render every (figure, language) once, into out_dir/<id>.<lang>.{svg,pdf}."""
+    versions = library_versions()
+    images: dict[tuple[str, str], FigureImage] = {}
+    jobs, keys = [], {}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    unique: dict[tuple[str, str], FigureTask] = {}
+    for task in tasks:
+        unique.setdefault((task.figure_id, task.lang), task)
+    for (fid, lang), task in sorted(unique.items()):
+        if not task.script.is_file():
+            raise BuildError(task.source, task.line, f"figure script not found: {task.script}",
+                             "put it in manuscripts/figures/ and refer to it as figures/NAME.py")
+        code = task.script.read_bytes()
+        key = key_of("figure", code, lang, versions, FONT_FAMILIES[lang])
+        hit = cache.get("figures", key)
+        name = f"{fid}|{lang}"
+        if hit is not None:
+            images[(fid, lang)] = _write(out_dir, fid, lang, hit)
+            continue
+        keys[name] = key
+        jobs.append((name, draw_figure, (str(task.script), lang, str(root))))
+    if jobs:
+        if progress:
+            progress(f"drawing {len(jobs)} figure image(s) on {workers} worker(s)")
+        done = run_jobs(jobs, workers=workers, timeout=timeout)
+        errors = []
+        for name, result in sorted(done.items()):
+            fid, lang = name.split("|")
+            task = unique[(fid, lang)]
+            if not result.ok:
+                last = result.error.strip().splitlines()
+                errors.append(f"{task.source}:{task.line}: figure {fid} [{lang}]: "
+                              + (last[-1] if last else "failed"))
+                continue
+            cache.put("figures", keys[name], result.value, result.deps)
+            images[(fid, lang)] = _write(out_dir, fid, lang, result.value)
+        if errors:
+            raise BuildError(None, None, "\n".join(errors))
+    return images
+
+
+def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
+    svg = out_dir / f"{fid}.{lang}.svg"
+    pdf = out_dir / f"{fid}.{lang}.pdf"
+    for path, data in ((svg, value["svg"]), (pdf, value["pdf"])):
+        if not path.exists() or path.read_bytes() != data:
+            path.write_bytes(data)
+    return FigureImage(figure_id=fid, lang=lang, svg=svg, pdf=pdf, texts=tuple(value["texts"]))
+
+
+def svg_size(svg_bytes: bytes) -> tuple[int, int]:
+    """Width and height in CSS pixels from matplotlib's `width="460.8pt"` attributes."""
+    import re
+    head = svg_bytes[:600].decode("utf-8", "replace")
+    w = re.search(r'width="([\d.]+)pt"', head)
+    h = re.search(r'height="([\d.]+)pt"', head)
+    if not (w and h):
+        return 640, 360
+    return round(float(w.group(1)) * 4 / 3), round(float(h.group(1)) * 4 / 3)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:10]

@@ -1,0 +1,131 @@
+"""Number chapters, sections, figures, tables and equations, and collect every label.
+
+Authors never type numbers: the order of the chapters in book.yml and of the blocks in each file
+decides them. The same walk runs on every edition, so a figure has the same number everywhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from markdown_it.token import Token
+
+from ..markdown import inline_text
+from ..model import BuildError, ChapterSource, Label
+
+
+@dataclass
+class ChapterOutline:
+    """What numbering learned about one chapter: its title, TOC and figure jobs."""
+
+    chapter: ChapterSource
+    title: str = ""
+    title_id: str = ""
+    sections: list[tuple[int, str, str, str]] = field(default_factory=list)  # level, id, number, title
+    figures: list[tuple[str, str, int]] = field(default_factory=list)       # id, script src, line
+
+
+def is_figure_paragraph(tokens: list[Token], i: int) -> bool:
+    """A paragraph holding only an image whose target is a figure script (`….py`)."""
+    if tokens[i].type != "paragraph_open" or i + 1 >= len(tokens):
+        return False
+    kids = [k for k in (tokens[i + 1].children or []) if not (k.type == "text" and not k.content.strip())]
+    return len(kids) == 1 and kids[0].type == "image" and str(kids[0].attrs.get("src", "")).endswith(".py")
+
+
+def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str, Label]
+                   ) -> ChapterOutline:
+    outline = ChapterOutline(chapter=chapter)
+    n = chapter.number
+    counters = {"h2": 0, "h3": 0, "figure": 0, "table": 0, "equation": 0}
+    path = chapter.path
+
+    def add(label: Label, line: int | None) -> None:
+        if label.id in labels:
+            other = labels[label.id]
+            raise BuildError(path, line, f"duplicate label `{label.id}` (also in {other.slug})",
+                             "every {#id} must be unique in the book")
+        labels[label.id] = label
+
+    def line_of(tok: Token) -> int | None:
+        return tok.map[0] + 1 if tok.map else None
+
+    seen_h1 = False
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open":
+            level = int(tok.tag[1])
+            title = inline_text(tokens[i + 1]).strip()
+            if level == 1:
+                if seen_h1:
+                    raise BuildError(path, line_of(tok), "a second level-1 heading",
+                                     "a file holds one chapter: use ## for sections")
+                seen_h1 = True
+                ident = tok.attrGet("id") or f"sec-{chapter.slug}"
+                tok.attrSet("id", ident)
+                number = str(n) if n > 0 else ""
+                tok.meta["number"] = number
+                outline.title, outline.title_id = title, ident
+                add(Label(ident, "chapter", number, chapter.slug, title), line_of(tok))
+                continue
+            if not seen_h1:
+                raise BuildError(path, line_of(tok), "the file must start with a level-1 heading "
+                                 "(the chapter title)")
+            number = ""
+            if level == 2:
+                counters["h2"] += 1
+                counters["h3"] = 0
+                number = f"{n}.{counters['h2']}" if n > 0 else ""
+            elif level == 3:
+                counters["h3"] += 1
+                number = f"{n}.{counters['h2']}.{counters['h3']}" if n > 0 else ""
+            ident = tok.attrGet("id") or (
+                f"sec-{chapter.slug}-{counters['h2']}" + (f"-{counters['h3']}" if level == 3 else "")
+                if level <= 3 else f"sec-{chapter.slug}-h{i}")
+            tok.attrSet("id", ident)
+            tok.meta["number"] = number
+            if level <= 3:
+                outline.sections.append((level, ident, number, title))
+            add(Label(ident, "section", number, chapter.slug, title), line_of(tok))
+        elif tok.type == "paragraph_open" and is_figure_paragraph(tokens, i):
+            image = next(k for k in tokens[i + 1].children if k.type == "image")
+            ident = image.attrs.get("id")
+            if not ident or not str(ident).startswith("fig-"):
+                raise BuildError(path, line_of(tok), "an executable figure needs an ID",
+                                 "write ![caption](figures/x.py){#fig-x}")
+            counters["figure"] += 1
+            number = f"{n}-{counters['figure']}"
+            tok.meta.update(figure_id=ident, number=number)
+            add(Label(str(ident), "figure", number, chapter.slug, image.content), line_of(tok))
+            outline.figures.append((str(ident), str(image.attrs["src"]), line_of(tok) or 0))
+        elif tok.type == "paragraph_open" and tok.meta.get("table_caption"):
+            ident = tok.meta.get("table_id")
+            counters["table"] += 1
+            number = f"{n}-{counters['table']}"
+            tok.meta["number"] = number
+            # The id goes on the table itself so a link lands on the table, not its caption.
+            j = i - 1
+            while j >= 0 and tokens[j].type != "table_open":
+                j -= 1
+            tokens[j].meta.update(table_id=ident, number=number)
+            if ident:
+                add(Label(ident, "table", number, chapter.slug, inline_text(tokens[i + 1])),
+                    line_of(tok))
+        elif tok.type == "math_block_label":
+            ident = tok.info.strip()
+            counters["equation"] += 1
+            number = f"{n}.{counters['equation']}"
+            tok.meta.update(equation_id=ident, number=number)
+            add(Label(ident, "equation", number, chapter.slug, ""), line_of(tok))
+    if not seen_h1:
+        raise BuildError(path, 1, "no level-1 heading", "start the file with `# Chapter title`")
+    return outline
+
+
+def label_text(label: Label, strings: dict) -> str:
+    """The localised reference text: `图 1-2`, `Figure 1-2`, `1.2 节`, `Chapter 3`."""
+    if label.kind == "chapter":
+        return strings["chapter"].format(n=label.number) if label.number else strings["preface"]
+    key = {"section": "section", "figure": "figure", "table": "table",
+           "equation": "equation"}[label.kind]
+    if label.kind == "section" and not label.number:
+        return label.title
+    return strings[key].format(n=label.number)

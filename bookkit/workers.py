@@ -1,0 +1,111 @@
+"""Run build jobs (calculation cells, figures) in forked worker processes, two at a time.
+
+Why not concurrent.futures: a job that exceeds its time limit must be killed, and each job needs
+a fresh interpreter state so the modules it imports and the files it opens can be recorded as its
+dependencies (see `DependencyRecorder`).
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass
+class JobResult:
+    ok: bool
+    value: Any = None
+    error: str = ""          # formatted message for the build log
+    deps: dict | None = None
+
+
+class DependencyRecorder:
+    """Records local files a job reads or imports (paths under `root`), via an audit hook."""
+
+    def __init__(self, root: str, ignore: tuple[str, ...] = ()) -> None:
+        self.root = root.rstrip("/") + "/"
+        self.ignore = ignore
+        self.files: set[str] = set()
+        self._modules_before = set(sys.modules)
+        sys.addaudithook(self._hook)
+
+    def _hook(self, event: str, args: tuple) -> None:
+        if event == "open" and args and isinstance(args[0], str):
+            path = os.path.abspath(args[0])
+            if path.startswith(self.root) and not path.startswith(self.ignore):
+                mode = args[1] if len(args) > 1 else "r"
+                if not isinstance(mode, str) or ("w" not in mode and "a" not in mode):
+                    self.files.add(path)
+
+    def collect(self, hasher: Callable[[str], str | None]) -> dict[str, str]:
+        for name in set(sys.modules) - self._modules_before:
+            path = getattr(sys.modules.get(name), "__file__", None)
+            if path and os.path.abspath(path).startswith(self.root):
+                self.files.add(os.path.abspath(path))
+        deps = {}
+        for path in sorted(self.files):
+            if os.path.isfile(path):
+                digest = hasher(path)
+                if digest:
+                    deps[path] = digest
+        return deps
+
+
+def _child(conn, func, args) -> None:
+    try:
+        result = func(*args)
+    except BaseException:  # reported to the parent, which decides what to show
+        result = JobResult(ok=False, error=traceback.format_exc())
+    try:
+        conn.send(result)
+    finally:
+        conn.close()
+
+
+def run_jobs(jobs: list[tuple[str, Callable, tuple]], workers: int = 2,
+             timeout: float = 60.0, on_done: Callable[[str, JobResult], None] | None = None
+             ) -> dict[str, JobResult]:
+    """Run `func(*args)` for each (name, func, args) in forked processes; kill any over `timeout`."""
+    ctx = mp.get_context("fork")
+    pending = list(jobs)
+    running: dict[str, tuple[Any, Any, float]] = {}
+    results: dict[str, JobResult] = {}
+    if workers <= 1 or len(jobs) <= 1:
+        workers = max(1, min(workers, len(jobs)))
+    while pending or running:
+        while pending and len(running) < workers:
+            name, func, args = pending.pop(0)
+            parent, child = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_child, args=(child, func, args), daemon=True)
+            proc.start()
+            child.close()
+            running[name] = (proc, parent, time.monotonic())
+        ready = mp.connection.wait([p for _, p, _ in running.values()], timeout=0.05)
+        now = time.monotonic()
+        for name in list(running):
+            proc, conn, started = running[name]
+            if conn in ready:
+                try:
+                    result = conn.recv()
+                except EOFError:
+                    result = JobResult(ok=False, error="worker process died without a result")
+                proc.join()
+                conn.close()
+                del running[name]
+            elif now - started > timeout:
+                proc.kill()
+                proc.join()
+                conn.close()
+                del running[name]
+                result = JobResult(ok=False, error=f"stopped after {timeout:g} s (time limit; "
+                                   "raise it with --cell-timeout if the work is legitimate)")
+            else:
+                continue
+            results[name] = result
+            if on_done:
+                on_done(name, result)
+    return results

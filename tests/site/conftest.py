@@ -1,0 +1,35 @@
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bookkit.build import BuildOptions, Builder  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The whole embedded book, built once for the session."""
+    out = tmp_path_factory.mktemp("site") / "site"
+    Builder(BuildOptions(root=ROOT, out=out, quiet=True)).build()
+    return out
+
+
+def copy_book(dest: Path) -> Path:
+    """A private copy of the book's sources (for tests that break them)."""
+    for name in ("manuscripts", "book-en", "book-zh-tw", "calculations", "bookkit"):
+        shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    (dest / "website").mkdir()
+    for name in ("templates", "static"):
+        shutil.copytree(ROOT / "website" / name, dest / "website" / name)
+    (dest / "website" / "node_modules").symlink_to(ROOT / "website" / "node_modules")
+    return dest
+
+
+@pytest.fixture
+def book_copy(tmp_path) -> Path:
+    return copy_book(tmp_path / "book")
