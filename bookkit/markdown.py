@@ -23,7 +23,7 @@ XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)
 HEADING_ATTRS_RE = re.compile(r"\s*\{((?:\s*[#.][A-Za-z0-9_:.-]+)+)\s*\}\s*$")
 CAPTION_RE = re.compile(r"^:\s+(.*?)(?:\s*\{#(tbl-[A-Za-z0-9_-]+)\})?\s*$", re.S)
 # `$$ {#eq-x}` (Pandoc/Quarto spelling) -> `$$ (eq-x)` (what dollarmath's label rule reads).
-EQ_LABEL_RE = re.compile(r"^(\s*\$\$)\s*\{#(eq-[A-Za-z0-9_-]+)\}\s*$", re.M)
+EQ_LABEL_RE = re.compile(r"^([ \t]*\$\$)[ \t]*\{#(eq-[A-Za-z0-9_-]+)\}[ \t]*$", re.M)
 
 
 def _bound_value_rule(state: StateInline, silent: bool) -> bool:

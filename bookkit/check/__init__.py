@@ -1,0 +1,1 @@
+"""Checks: translation number parity and staleness."""

@@ -1,0 +1,980 @@
+"""Translation number check: extract, normalise and compare the numbers of two editions.
+
+:func:`check_pair` reads an original chapter (``zh-Hans``) and its translation (``en`` or
+``zh-Hant``), splits both into sections (by ``{#sec-…}`` id, or by heading position when a
+heading has no id), extracts every number a reader sees in each section (prose, tables,
+captions, footnotes, math) in a language-neutral form (an exact value plus a unit), and reports
+the differences as :class:`Finding` objects. The same run checks structural parity (sections,
+figures, tables, equations, footnotes, bound-number references) and, for English, leftover Han
+characters. The rules are written out in ``RULES`` below and in CONTRIBUTING.md ("How the number
+check reads numbers").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+
+TRANSLATION_LANGS = ("en", "zh-Hant")
+_LANG_ALIASES = {"en": "en", "zh-tw": "zh-Hant", "zh-hant": "zh-Hant", "zh_tw": "zh-Hant",
+                 "zh-hans": "zh-Hans", "zh": "zh-Hans", "zh-cn": "zh-Hans"}
+
+KINDS = ("missing", "extra", "changed", "structure", "leftover")
+
+
+def normalize_lang(lang: str) -> str:
+    """``en`` / ``zh-tw`` / ``zh-Hant`` / ``zh-Hans`` -> ``en``, ``zh-Hant``, ``zh-Hans``."""
+    key = (lang or "").strip().lower()
+    if key not in _LANG_ALIASES:
+        raise ValueError(f"unknown language {lang!r} (expected en or zh-tw)")
+    return _LANG_ALIASES[key]
+
+
+# --------------------------------------------------------------------------------------------
+# Data
+
+@dataclass(frozen=True)
+class Finding:
+    """One difference between an original and its translation.
+
+    ``kind``: ``missing`` / ``extra`` / ``changed`` (numbers and bound references),
+    ``structure`` (sections, figures, tables, equations, footnotes), ``leftover`` (Han
+    characters in English prose). ``value`` is the exact value as text (``"70554000000"``,
+    ``"1/3"``), a ``{{ name }}`` reference, or the structural label concerned. Lines are 1-based;
+    ``None`` when not applicable.
+    """
+
+    kind: str
+    value: str | None
+    unit: str | None
+    original_line: int | None
+    translation_line: int | None
+    message: str
+
+    def to_dict(self) -> dict:
+        """The six fields as a JSON-ready dict."""
+        return asdict(self)
+
+
+@dataclass
+class Num:
+    """A number as read from one line: exact value, unit (``None`` if none) and source text."""
+
+    value: Fraction
+    unit: str | None
+    line: int
+    text: str
+    mag: Fraction | None = None  # magnitude applied (for range inheritance)
+    weak: bool = False  # "one"/一: counts only inside a range with another number
+
+    @property
+    def key(self) -> tuple[Fraction, str | None]:
+        return (self.value, None if self.unit in SOFT_UNITS else self.unit)
+
+
+@dataclass
+class Section:
+    """A stretch of a document from one heading to the next."""
+
+    id: str
+    line: int  # heading line (1 for a preamble)
+    nums: list[Num] = field(default_factory=list)
+    refs: list[tuple[str, int]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)  # raw text, for staleness hashes
+
+
+@dataclass
+class Document:
+    """A parsed chapter: sections plus document-wide structure."""
+
+    sections: list[Section]
+    labels: list[tuple[str, int]]  # fig/tbl/eq ids with lines
+    footnote_defs: list[tuple[str, int]]
+    footnote_refs: list[tuple[str, int]]
+    han: list[tuple[str, int]]  # Han snippets in prose (for the leftover check)
+
+
+# --------------------------------------------------------------------------------------------
+# Units and words
+
+#: Units recognised after a number. Listed longest first where one is a prefix of another.
+UNITS = [
+    "TFLOP/s", "PFLOP/s", "GFLOP/s", "EFLOP/s", "FLOP/s",
+    "TiB/s", "GiB/s", "MiB/s", "TB/s", "GB/s", "MB/s", "KB/s", "kB/s",
+    "Tbit/s", "Gbit/s", "Mbit/s", "Tb/s", "Gb/s", "Mb/s", "Tbps", "Gbps", "Mbps",
+    "TFLOPS", "PFLOPS", "GFLOPS", "EFLOPS", "TFLOPs", "PFLOPs", "GFLOPs", "FLOPS", "FLOPs", "FLOP",
+    "TOPS", "POPS",
+    "TiB", "GiB", "MiB", "KiB", "PiB", "PB", "TB", "GB", "MB", "KB", "kB", "EB",
+    "Gbit", "Mbit", "Tbit", "bits", "bit",
+    "GHz", "MHz", "kHz", "Hz", "kWh", "MWh", "Wh", "kW", "MW", "GW", "mW",
+    "ms", "μs", "µs", "us", "ns", "ps", "s", "W", "V", "nm", "mm", "°C",
+    "tokens", "token", "B",
+]
+_UNIT_CANON = {"µs": "μs", "bits": "bit", "tokens": "token", "us": "μs"}
+#: A number with a soft unit also matches the same value with no unit (translators may add
+#: or drop the word "token"); a soft unit never matches a different unit.
+SOFT_UNITS = frozenset({"token"})
+
+_UNIT_RE = re.compile(
+    r"[ \t]?(?:(?:个|個)[ \t]?(?=tokens?\b|词元|詞元))?("
+    + "|".join(re.escape(u) for u in UNITS) + r"|词元|詞元)(?![A-Za-z0-9])"
+)
+
+_MONTHS = {m: i for i, m in enumerate(
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+     "October", "November", "December"], 1)}
+_MONTH_ABBR = {"Jan": 1, "Feb": 2, "Mar": 3, "Apr": 4, "Jun": 6, "Jul": 7, "Aug": 8,
+               "Sep": 9, "Sept": 9, "Oct": 10, "Nov": 11, "Dec": 12}
+
+_EN_SMALL = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}
+_EN_TENS = {w: 10 * i for i, w in enumerate(
+    "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+_EN_MAG = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_EN_FRACTION = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
+                "fourth": 4, "fourths": 4, "fifth": 5, "fifths": 5, "tenth": 10, "tenths": 10}
+_EN_SPECIAL = {"twice": 2, "thrice": 3}
+
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
+              "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_SMALL = {"十": 10, "百": 100, "千": 1000}
+_ZH_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
+_ZH_BIG_HANT = {**_ZH_BIG, "兆": 10**12}
+
+#: Words in which Chinese numeral characters are not numbers. A numeral run lying entirely
+#: inside one of these words is ignored.
+ZH_NOT_NUMBERS = (
+    "二进制 二進制 二分 二次方 三次方 二次函数 二次函數 二次型 二者 两者 兩者 两边 兩邊 两端 兩端 "
+    "两侧 兩側 两头 兩頭 两极 兩極 三角 四舍五入 四捨五入 四处 四處 四周 四方 八方 十分 十足 "
+    "十字 万一 萬一 千万 千萬 万万 萬萬 再三 三思 五花八门 五花八門 乱七八糟 亂七八糟 七上八下 "
+    "一五一十 三番五次 千方百计 千方百計 成千上万 成千上萬 千差万别 千差萬別 万事 萬事 万物 萬物 "
+    "万维网 萬維網 三明治 二手 百科 百度 千兆 百分比 百分点 百分點 一一 独一无二 獨一無二 "
+    "说三道四 說三道四 不三不四 三心二意 九九"
+).split()
+
+_EN_NOT_NUMBERS = re.compile(r"\b(?:one another|no one|some one|any one)\b", re.I)
+
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HAN_RE = re.compile(f"[{_HAN}]+(?:[\\s，。、：；（）“”]*[{_HAN}]+)*")
+
+_DASHES = "-‐‑‒–—―−~～〜"
+_CONNECTOR_RE = re.compile(rf"\s*(?:[{_DASHES}]{{1,2}}|to\b|至|到|or\b)\s*")
+_ZH_ALT_RE = re.compile(r"\s*(?:或|或者)\s*")
+
+_FULLWIDTH = str.maketrans("０１２３４５６７８９％", "0123456789%")
+_SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+# --------------------------------------------------------------------------------------------
+# Value helpers
+
+def value_text(v: Fraction) -> str:
+    """Exact value as text: a plain decimal when finite (``1.5``, ``70554000000``), else ``a/b``."""
+    if v.denominator == 1:
+        return str(v.numerator)
+    d = v.denominator
+    twos = fives = 0
+    while d % 2 == 0:
+        d //= 2
+        twos += 1
+    while d % 5 == 0:
+        d //= 5
+        fives += 1
+    if d != 1:
+        return f"{v.numerator}/{v.denominator}"
+    places = max(twos, fives)
+    scaled = v * 10**places
+    sign = "-" if scaled < 0 else ""
+    digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}".rstrip("0").rstrip(".")
+
+
+def _dec(text: str) -> Fraction:
+    return Fraction(text.replace(",", ""))
+
+
+# --------------------------------------------------------------------------------------------
+# Extraction from one cleaned line
+
+_ARABIC_RE = re.compile(r"(?<![A-Za-z0-9_.\\])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+_VERSION_RE = re.compile(r"\d+(?:\.\d+){2,}")
+_SCI_E_RE = re.compile(r"[eE]([+-]?\d+)(?![A-Za-z0-9])")
+_SCI_TIMES_RE = re.compile(r"\s*(?:×|\*|·|x)\s*10(?:\s*\^\s*\{?\s*([+-−]?\d+)\s*\}?|([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_POW10_RE = re.compile(r"(?:\s*\^\s*\{?\s*([+-−]?\d+)\s*\}?|([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_EN_MAG_RE = re.compile(r"[ \t]*-?[ \t]*(thousand|million|billion|trillion)\b")
+_SUFFIX_MAG_RE = re.compile(r"([KkMBT])(?![A-Za-z0-9])")
+_PCT_RE = re.compile(r"\s*(?:%|percent\b|per cent\b)")
+_MULT_RE = re.compile(r"\s*[×x](?![A-Za-z0-9])")
+_ORD_RE = re.compile(r"(?:st|nd|rd|th|D|s)(?![A-Za-z0-9])")
+_ZH_MAG_RE_HANS = re.compile(r"[ \t]*([十百千万萬亿億]+)")
+_ZH_MAG_RE_HANT = re.compile(r"[ \t]*([十百千万萬亿億兆]+)")
+_SUFFIX_MAG = {"K": 10**3, "k": 10**3, "M": 10**6, "B": 10**9, "T": 10**12}
+
+
+def _zh_mag_value(chars: str, lang: str) -> int | None:
+    big = _ZH_BIG_HANT if lang == "zh-Hant" else _ZH_BIG
+    value = 1
+    for ch in chars:
+        value *= _ZH_SMALL.get(ch) or big.get(ch) or 0
+    return value or None
+
+
+def parse_zh_numeral(run: str, lang: str) -> int | None:
+    """Value of a Chinese numeral such as 六千万, 一百零八, 三万亿; ``None`` if not well formed.
+
+    Every 百/千/万/亿 needs a digit before it; only a leading 十 may stand alone (十二 = 12).
+    """
+    big = _ZH_BIG_HANT if lang == "zh-Hant" else _ZH_BIG
+    parts: list[int] = []
+    cur = 0
+    num: int | None = None
+    prev_digit = False
+    for i, ch in enumerate(run):
+        if ch in _ZH_DIGITS:
+            if prev_digit and not (run[i - 1] in "零〇"):
+                return None
+            num = _ZH_DIGITS[ch]
+            prev_digit = True
+            continue
+        prev_digit = False
+        if ch in _ZH_SMALL:
+            if num is None or num == 0:
+                if ch == "十" and cur == 0 and (num is None):
+                    num = 1
+                else:
+                    return None
+            cur += num * _ZH_SMALL[ch]
+            num = None
+        elif ch in big:
+            unit = big[ch]
+            acc = cur + (num or 0)
+            while parts and parts[-1] < unit:
+                acc += parts.pop()
+            if acc == 0:
+                return None
+            parts.append(acc * unit)
+            cur, num = 0, None
+        else:
+            return None
+    return sum(parts) + cur + (num or 0)
+
+
+class _Extractor:
+    """Reads the numbers of one cleaned line of prose or math."""
+
+    def __init__(self, lang: str):
+        self.lang = lang
+        self.zh = lang in ("zh-Hans", "zh-Hant")
+        chars = "〇零一二两兩三四五六七八九十百千万萬亿億" + ("兆" if lang == "zh-Hant" else "")
+        self.zh_run_re = re.compile(f"[{chars}]+")
+        self.zh_mag_re = _ZH_MAG_RE_HANT if lang == "zh-Hant" else _ZH_MAG_RE_HANS
+
+    # Each reader returns (Num or None, end) when it matches at position i, else None.
+
+    def _arabic(self, s: str, i: int, line: int):
+        m = _ARABIC_RE.match(s, i)
+        if not m:
+            return None
+        v = _VERSION_RE.match(s, i)
+        if v and v.end() > m.end():
+            return (None, v.end())
+        raw = m.group(1)
+        j = m.end()
+        value = _dec(raw)
+        unit = None
+        mag = None
+        if raw.count(",") and not re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", raw):
+            return (None, j)
+        e = _SCI_E_RE.match(s, j) if re.fullmatch(r"\d+(?:\.\d+)?", raw) else None
+        t = _SCI_TIMES_RE.match(s, j)
+        p = _POW10_RE.match(s, j) if raw == "10" else None
+        if e:
+            value *= Fraction(10) ** int(e.group(1))
+            j = e.end()
+        elif t:
+            exp = t.group(1) or t.group(2).translate(_SUPER)
+            value *= Fraction(10) ** int(exp.replace("−", "-"))
+            j = t.end()
+        elif p:
+            exp = p.group(1) or p.group(2).translate(_SUPER)
+            value = Fraction(10) ** int(exp.replace("−", "-"))
+            j = p.end()
+        else:
+            zm = self.zh_mag_re.match(s, j) if self.zh else None
+            em = _EN_MAG_RE.match(s, j)
+            sm = _SUFFIX_MAG_RE.match(s, j)
+            if zm and (mv := _zh_mag_value(zm.group(1), self.lang)) and not _blocked_zh(
+                    s, zm.start(1), zm.end(1)):
+                mag = Fraction(mv)
+                j = zm.end()
+            elif em:
+                mag = Fraction(_EN_MAG[em.group(1)])
+                j = em.end()
+            elif sm and (not (um0 := _UNIT_RE.match(s, j)) or (um0.group(1) == "B" and um0.start(1) == j)):
+                mag = Fraction(_SUFFIX_MAG[sm.group(1)])
+                j = sm.end()
+            if mag:
+                value *= mag
+        pm = _PCT_RE.match(s, j)
+        um = _UNIT_RE.match(s, j)
+        if pm:
+            unit = "%"
+            j = pm.end()
+        elif um and not (um.group(1) == "s" and value.denominator == 1 and 1000 <= value <= 2999
+                         and um.start(1) == j):
+            u = um.group(1)
+            unit = "token" if u in ("词元", "詞元") else _UNIT_CANON.get(u, u)
+            j = um.end()
+        elif (mm := _MULT_RE.match(s, j)):
+            j = mm.end()
+        elif (om := _ORD_RE.match(s, j)):
+            j = om.end()
+        if j < len(s) and (s[j].isascii() and s[j].isalpha()):
+            # glued to letters we do not understand (e.g. "8xH100", "3rdparty"): not a number
+            while j < len(s) and (s[j].isalnum() or s[j] in "_-"):
+                j += 1
+            return (None, j)
+        return (Num(value, unit, line, s[i:j].strip(), mag), j)
+
+    def _zh_numeral(self, s: str, i: int, line: int):
+        if not self.zh:
+            return None
+        # 百分之 N -> percent; X 分之 Y -> fraction; N 成 -> N*10 percent
+        if s.startswith("百分之", i):
+            k = i + 3
+            sub = self._zh_numeral_value(s, k) or self._arabic_plain(s, k)
+            if sub:
+                v, j = sub
+                return (Num(v, "%", line, s[i:j]), j)
+        m = self.zh_run_re.match(s, i)
+        if not m:
+            return None
+        run, j = m.group(0), m.end()
+        if s.startswith("分之", j):
+            den = parse_zh_numeral(run, self.lang)
+            sub = self._zh_numeral_value(s, j + 2) or self._arabic_plain(s, j + 2)
+            if den and sub:
+                v, k = sub
+                return (Num(v / den, None, line, s[i:k]), k)
+        if i > 0 and s[i - 1] in "第":
+            return (None, j)
+        if _blocked_zh(s, i, j):
+            return (None, j)
+        if i > 0 and s[i - 1] in "数數几幾上近" and run[0] in "十百千万萬亿億":
+            return (None, j)
+        if j < len(s) and s[j] in "几幾":
+            return (None, j)
+        nums: list[Num] = []
+        if len(run) == 2 and run[0] in _ZH_DIGITS and run[1] in _ZH_DIGITS and \
+                _ZH_DIGITS[run[1]] == _ZH_DIGITS[run[0]] + 1 and _ZH_DIGITS[run[0]] > 0:
+            # approximations: 三四个 = three or four, 一两个 = one or two
+            return ([Num(Fraction(_ZH_DIGITS[run[0]]), None, line, run[0]),
+                     Num(Fraction(_ZH_DIGITS[run[1]]), None, line, run[1])], j)
+        value = parse_zh_numeral(run, self.lang)
+        if value is None or value == 0:
+            return (None, j)
+        if j < len(s) and s[j] == "成" and value < 10:
+            return (Num(Fraction(value * 10), "%", line, s[i:j + 1]), j + 1)
+        mag = None
+        for ch in reversed(run):
+            if ch in _ZH_BIG or ch in _ZH_BIG_HANT:
+                mag = Fraction(_zh_mag_value(ch, self.lang) or 1)
+                break
+        num = Num(Fraction(value), None, line, run, mag, weak=(run == "一"))
+        pm = _PCT_RE.match(s, j)
+        um = _UNIT_RE.match(s, j)
+        if um and um.group(1) in ("tokens", "token", "词元", "詞元"):
+            num.unit = "token"
+            j = um.end()
+        elif pm:
+            num.unit = "%"
+            j = pm.end()
+        nums.append(num)
+        return (nums, j)
+
+    def _zh_numeral_value(self, s: str, i: int):
+        m = self.zh_run_re.match(s, i)
+        if m:
+            v = parse_zh_numeral(m.group(0), self.lang)
+            if v:
+                return (Fraction(v), m.end())
+        return None
+
+    def _arabic_plain(self, s: str, i: int):
+        m = re.compile(r"\s*(\d+(?:\.\d+)?)").match(s, i)
+        if m:
+            return (_dec(m.group(1)), m.end())
+        return None
+
+    def _en_words(self, s: str, i: int, line: int):
+        if i > 0 and (s[i - 1].isalnum() or s[i - 1] == "_"):
+            return None
+        m = re.compile(r"[A-Za-z]+").match(s, i)
+        if not m:
+            return None
+        word = m.group(0)
+        low = word.lower()
+        if word in _MONTHS or word in _MONTH_ABBR:
+            near = re.compile(r"\.?,?\s+\d").match(s, m.end()) is not None
+            before = re.search(r"\d,?\s+$", s[:i]) is not None
+            always = word in _MONTHS and word != "May"
+            if always or near or before:
+                v = _MONTHS.get(word) or _MONTH_ABBR[word]
+                return (Num(Fraction(v), None, line, word), m.end())
+            return (None, m.end())
+        if low in _EN_SPECIAL:
+            return (Num(Fraction(_EN_SPECIAL[low]), None, line, word), m.end())
+        if low not in _EN_SMALL and low not in _EN_TENS and low not in _EN_MAG and low not in ("a", "an", "hundred"):
+            return (None, m.end())
+        # read a sequence of number words: "sixty million", "one hundred and twenty-eight"
+        words: list[tuple[str, int, int]] = []
+        pos = i
+        pat = re.compile(r"([A-Za-z]+)")
+        sep = re.compile(r"(?:[ \t]+and[ \t]+|[ \t]*-[ \t]*|[ \t]+)")
+        while True:
+            wm = pat.match(s, pos)
+            if not wm:
+                break
+            w = wm.group(1).lower()
+            if w in _EN_SMALL or w in _EN_TENS or w in _EN_MAG or w == "hundred" or (
+                    not words and w in ("a", "an")):
+                words.append((w, wm.start(), wm.end()))
+                sp = sep.match(s, wm.end())
+                if not sp:
+                    break
+                pos = sp.end()
+            else:
+                break
+        if not words:
+            return (None, m.end())
+        article = words[0][0] in ("a", "an")
+        body = words[1:] if article else words
+        if not body:
+            # "a" alone; maybe "a third"
+            fm = re.compile(r"[ \t]+([A-Za-z]+)\b").match(s, words[0][2])
+            if fm and fm.group(1).lower() in _EN_FRACTION and fm.group(1).lower() not in ("half",):
+                return (Num(Fraction(1, _EN_FRACTION[fm.group(1).lower()]), None, line,
+                            s[i:fm.end()]), fm.end())
+            return (None, words[0][2])
+        if article and body[0][0] not in ("hundred", *_EN_MAG):
+            return (None, words[0][2])
+        if "zero" in (w for w, _, _ in body):
+            return (None, body[-1][2])
+        total = 0
+        cur = 0
+        mag = None
+        for w, _, _ in body:
+            if w in _EN_SMALL:
+                cur += _EN_SMALL[w]
+            elif w in _EN_TENS:
+                cur += _EN_TENS[w]
+            elif w == "hundred":
+                cur = (cur or 1) * 100
+            else:
+                total += (cur or 1) * _EN_MAG[w]
+                mag = Fraction(_EN_MAG[w])
+                cur = 0
+        total += cur
+        end = body[-1][2]
+        text = s[i:end]
+        if not article and body[0][0] in ("hundred", *_EN_MAG):
+            return (None, end)  # bare "million": not a number
+        # fractions: "two thirds", "one-third", "three quarters"
+        fm = re.compile(r"[ \t-]+([A-Za-z]+)\b").match(s, end)
+        if fm and fm.group(1).lower() in _EN_FRACTION and total < 20 and fm.group(1).lower() not in ("half",):
+            return (Num(Fraction(total, _EN_FRACTION[fm.group(1).lower()]), None, line,
+                        s[i:fm.end()]), fm.end())
+        weak = len(body) == 1 and body[0][0] == "one"
+        num = Num(Fraction(total), None, line, text, mag, weak=weak)
+        j = end
+        pm = _PCT_RE.match(s, j)
+        if pm:
+            num.unit = "%"
+            j = pm.end()
+        return (num, j)
+
+    def extract(self, s: str, line: int) -> list[Num]:
+        """All numbers in ``s`` (already cleaned of code, links, attributes)."""
+        atoms: list[object] = []  # Num or "conn" or "gap"
+        i = 0
+        n = len(s)
+        if not self.zh:
+            s = _EN_NOT_NUMBERS.sub(lambda m: " " * len(m.group(0)), s)
+        while i < n:
+            if atoms and atoms[-1] is not None and isinstance(atoms[-1], Num):
+                c = _CONNECTOR_RE.match(s, i) or (self.zh and _ZH_ALT_RE.match(s, i))
+                if c and c.end() > i:
+                    atoms.append("conn")
+                    i = c.end()
+                    continue
+            got = None
+            ch = s[i]
+            if ch.isdigit() and ch.isascii():
+                got = self._arabic(s, i, line)
+            elif self.zh and ch in "〇零一二两兩三四五六七八九十百千万萬亿億兆":
+                got = self._zh_numeral(s, i, line)
+            elif ch.isascii() and ch.isalpha():
+                got = self._en_words(s, i, line)
+            if got is None:
+                if not ch.isspace():
+                    atoms.append("gap")
+                i += 1
+                continue
+            val, j = got
+            if val is None:
+                atoms.append("gap")
+            elif isinstance(val, list):
+                atoms.extend(val)
+            else:
+                atoms.append(val)
+            i = max(j, i + 1)
+        return _resolve_ranges(atoms)
+
+
+def _resolve_ranges(atoms: list[object]) -> list[Num]:
+    """Apply range rules: A–B where only B carries a magnitude or unit gives it to A too;
+    weak numbers (one/一) survive only inside a range."""
+    out: list[Num] = []
+    groups: list[list[Num]] = []
+    current: list[Num] = []
+    expect_num = False
+    for a in atoms:
+        if isinstance(a, Num):
+            if current and not expect_num:
+                groups.append(current)
+                current = []
+            current.append(a)
+            expect_num = False
+        elif a == "conn" and current:
+            expect_num = True
+        else:
+            if current:
+                groups.append(current)
+            current = []
+            expect_num = False
+    if current:
+        groups.append(current)
+    for g in groups:
+        if len(g) > 1:
+            last = g[-1]
+            for a in g[:-1]:
+                if a.mag is None and last.mag is not None and a.value < last.value / last.mag * 1000:
+                    a.value *= last.mag
+                    a.mag = last.mag
+                if a.unit is None and last.unit is not None:
+                    a.unit = last.unit
+            out.extend(g)
+        else:
+            out.extend(x for x in g if not x.weak)
+    return out
+
+
+def _blocked_zh(s: str, start: int, end: int) -> bool:
+    """True when s[start:end] lies entirely inside a word of ZH_NOT_NUMBERS."""
+    for w in ZH_NOT_NUMBERS:
+        lo = max(0, end - len(w))
+        idx = s.find(w, lo, start + len(w))
+        while idx != -1 and idx <= start:
+            if idx <= start and end <= idx + len(w):
+                return True
+            idx = s.find(w, idx + 1, start + len(w))
+    return False
+
+
+# --------------------------------------------------------------------------------------------
+# Markdown -> sections
+
+_FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*$")
+_ATTR_RE = re.compile(r"\{\s*([#.][^{}]*|[\w-]+\s*=[^{}]*)\}")
+_ID_RE = re.compile(r"\{#((?:sec|fig|tbl|eq)-[^\s}]+)[^}]*\}")
+_BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*(?:\|[^{}]*)?\}\}")
+_INLINE_CODE_RE = re.compile(r"(`+)(.+?)\1")
+_INLINE_MATH_RE = re.compile(r"(?<![\\$])\$(?!\s)([^$]+?)(?<![\s\\])\$(?!\d)")
+_IMAGE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
+_REF_LINK_RE = re.compile(r"\[([^\[\]^]+)\]\[[^\]]*\]")
+_LINK_DEF_RE = re.compile(r"^\s{0,3}\[(?!\^)[^\]]+\]:\s+\S+")
+_AUTOLINK_RE = re.compile(r"<(?:https?|ftp|mailto):[^>\s]*>")
+_URL_RE = re.compile(r"(?:https?://|www\.)[^\s<>()\[\]，。]+")
+_HTML_COMMENT_RE = re.compile(r"<!--.*?-->")
+_HTML_TAG_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s+[^<>]*)?/?>")
+_ZH_SPAN_RE = re.compile(r"<span\s+[^>]*lang=[\"']?zh[^>]*>.*?</span>", re.I)
+_FOOTREF_RE = re.compile(r"\[\^([^\]\s]+)\]")
+_FOOTDEF_RE = re.compile(r"^\s{0,3}\[\^([^\]\s]+)\]:")
+_XREF_RE = re.compile(r"@(?:sec|fig|tbl|eq)-[\w-]+")
+_TABLE_SEP_RE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def _clean_math(tex: str) -> str:
+    tex = re.sub(r"\\(?:text|mathrm|textrm|mathit|operatorname|textbf|mathbf)\s*\{([^{}]*)\}", r" \1 ", tex)
+    tex = tex.replace("{,}", ",").replace("\\%", "%").replace("\\times", "×").replace("\\cdot", "·")
+    tex = tex.replace("\\mu", "μ")
+    tex = re.sub(r"\\[,;:! ]", " ", tex)
+    tex = re.sub(r"\^\s*\{\s*(-?\d+)\s*\}", r"^\1", tex)
+    tex = re.sub(r"\\[A-Za-z]+", " ", tex)
+    tex = tex.replace("{", " ").replace("}", " ").replace("~", " ")
+    tex = re.sub(r"(?<=μ)\s+(?=s\b)", "", tex)
+    return tex
+
+
+def _normalise_chars(s: str) -> str:
+    s = re.sub(r"(?<=[０-９])，(?=[０-９]{3}(?![０-９]))", ",", s)  # full-width digit grouping
+    s = s.translate(_FULLWIDTH)
+    s = re.sub(r"(?<=\d)．(?=\d)", ".", s)
+    return s.replace("\u00a0", " ").replace("\u2009", " ").replace("\u202f", " ").replace("\u3000", " ")
+
+
+class _Parser:
+    def __init__(self, text: str, lang: str):
+        self.lang = lang
+        self.ex = _Extractor(lang)
+        self.text = text
+
+    def parse(self) -> Document:
+        lines = self.text.splitlines()
+        sections = [Section(id="_preamble", line=1)]
+        labels: list[tuple[str, int]] = []
+        fdefs: list[tuple[str, int]] = []
+        frefs: list[tuple[str, int]] = []
+        han: list[tuple[str, int]] = []
+        fence: str | None = None
+        in_math = False
+        in_comment = False
+        heading_index = 0
+        start = 0
+        if lines and lines[0].strip() == "---":  # YAML front matter
+            for k in range(1, len(lines)):
+                if lines[k].strip() in ("---", "..."):
+                    start = k + 1
+                    break
+        for idx in range(start, len(lines)):
+            raw = lines[idx]
+            lineno = idx + 1
+            if fence is not None:
+                sections[-1].lines.append(raw)
+                if re.match(rf"^\s{{0,3}}{fence[0]}{{{len(fence)},}}\s*$", raw):
+                    fence = None
+                continue
+            fm = _FENCE_RE.match(raw)
+            if fm and not in_math:
+                fence = fm.group(1)
+                sections[-1].lines.append(raw)
+                continue
+            if in_comment:
+                sections[-1].lines.append(raw)
+                if "-->" in raw:
+                    in_comment = False
+                continue
+            hm = _HEADING_RE.match(raw) if not in_math else None
+            if hm:
+                heading_index += 1
+                title = hm.group(2)
+                idm = re.search(r"\{#(sec-[^\s}]+)[^}]*\}\s*$", title)
+                sid = idm.group(1) if idm else f"_h{heading_index}"
+                sections.append(Section(id=sid, line=lineno, lines=[raw]))
+                body = title  # numbers in titles count like prose
+                self._scan(body, lineno, sections[-1], labels, frefs, han, math_mode=False)
+                continue
+            sections[-1].lines.append(raw)
+            stripped = raw.strip()
+            if stripped.startswith("<!--") and "-->" not in stripped:
+                in_comment = True
+                continue
+            if stripped.startswith("$$"):
+                rest = stripped[2:]
+                if in_math:
+                    in_math = False
+                    self._scan_attrs(rest, lineno, labels)
+                    continue
+                if "$$" in rest:  # one-line display math
+                    inner, _, after = rest.partition("$$")
+                    self._math(inner, lineno, sections[-1], han)
+                    self._scan_attrs(after, lineno, labels)
+                    continue
+                in_math = True
+                self._math(rest, lineno, sections[-1], han)
+                continue
+            if in_math:
+                if stripped.endswith("$$") or "$$" in stripped:
+                    inner, _, after = stripped.partition("$$")
+                    self._math(inner, lineno, sections[-1], han)
+                    self._scan_attrs(after, lineno, labels)
+                    in_math = False
+                else:
+                    self._math(raw, lineno, sections[-1], han)
+                continue
+            if _LINK_DEF_RE.match(raw) or _TABLE_SEP_RE.match(raw):
+                continue
+            dm = _FOOTDEF_RE.match(raw)
+            if dm:
+                fdefs.append((dm.group(1), lineno))
+                raw = raw[dm.end():]
+            self._scan(raw, lineno, sections[-1], labels, frefs, han, math_mode=False)
+        if not sections[0].lines or all(not x.strip() for x in sections[0].lines):
+            if not sections[0].nums and not sections[0].refs:
+                sections.pop(0)
+        return Document(sections, labels, fdefs, frefs, han)
+
+    def _scan_attrs(self, s: str, lineno: int, labels: list) -> None:
+        for m in _ID_RE.finditer(s):
+            if not m.group(1).startswith("sec-"):
+                labels.append((m.group(1), lineno))
+
+    def _math(self, tex: str, lineno: int, sec: Section, han: list) -> None:
+        for m in _BOUND_RE.finditer(tex):
+            sec.refs.append((m.group(1), lineno))
+        tex = _BOUND_RE.sub(" ", tex)
+        if self.lang == "en":
+            for hm in _HAN_RE.finditer(tex):
+                han.append((hm.group(0), lineno))
+        sec.nums.extend(self.ex.extract(_normalise_chars(_clean_math(tex)), lineno))
+
+    def _scan(self, s: str, lineno: int, sec: Section, labels: list, frefs: list, han: list,
+              *, math_mode: bool) -> None:
+        s = _HTML_COMMENT_RE.sub(" ", s)
+        s = _INLINE_CODE_RE.sub(" ", s)
+        self._scan_attrs(s, lineno, labels)
+        for m in _FOOTREF_RE.finditer(s):
+            frefs.append((m.group(1), lineno))
+        s = _FOOTREF_RE.sub(" ", s)
+        # math segments first (they may hold bound refs and braces)
+        pieces: list[tuple[bool, str]] = []
+        pos = 0
+        for m in _INLINE_MATH_RE.finditer(s):
+            pieces.append((False, s[pos:m.start()]))
+            pieces.append((True, m.group(1)))
+            pos = m.end()
+        pieces.append((False, s[pos:]))
+        for is_math, piece in pieces:
+            if is_math:
+                self._math(piece, lineno, sec, han)
+                continue
+            for m in _BOUND_RE.finditer(piece):
+                sec.refs.append((m.group(1), lineno))
+            piece = _BOUND_RE.sub(" ", piece)
+            piece = _ATTR_RE.sub(" ", piece)
+            piece = _AUTOLINK_RE.sub(" ", piece)
+            piece = _IMAGE_LINK_RE.sub(lambda m: " " + m.group(1) + " ", piece)
+            piece = _REF_LINK_RE.sub(lambda m: " " + m.group(1) + " ", piece)
+            piece = _URL_RE.sub(" ", piece)
+            piece = _ZH_SPAN_RE.sub(" ", piece) if self.lang == "en" else piece
+            piece = _HTML_TAG_RE.sub(" ", piece)
+            piece = _XREF_RE.sub(" ", piece)
+            piece = piece.replace("\\$", " ")
+            if piece.lstrip().startswith(": "):
+                piece = piece.lstrip()[2:]
+            if self.lang == "en":
+                for hm in _HAN_RE.finditer(piece):
+                    han.append((hm.group(0), lineno))
+            sec.nums.extend(self.ex.extract(_normalise_chars(piece), lineno))
+
+
+def parse_document(text: str, lang: str) -> Document:
+    """Split a Markdown chapter into sections and read its numbers and structure."""
+    lang = normalize_lang(lang)
+    return _Parser(text, lang).parse()
+
+
+def extract_numbers(text: str, lang: str) -> list[Num]:
+    """All numbers of a Markdown text, in order (a convenience for tests and tools)."""
+    doc = parse_document(text, lang)
+    return [n for s in doc.sections for n in s.nums]
+
+
+# --------------------------------------------------------------------------------------------
+# Comparison
+
+def _describe(n: Num) -> str:
+    shown = value_text(n.value) + (f" {n.unit}" if n.unit and n.unit != "%" else n.unit or "")
+    return f"{n.text!r} (= {shown})" if n.text else shown
+
+
+def _pair_score(a: Num, b: Num, pa: float, pb: float) -> tuple:
+    if a.value == b.value:
+        cls = 0
+    elif a.key[1] == b.key[1]:
+        cls = 1
+    else:
+        cls = 2
+    try:
+        ratio = abs(math.log10(abs(float(a.value)) + 1e-300) - math.log10(abs(float(b.value)) + 1e-300))
+    except (ValueError, OverflowError):
+        ratio = 99.0
+    return (cls, round(abs(pa - pb), 6), ratio)
+
+
+def _compare_numbers(osec: Section, tsec: Section) -> list[Finding]:
+    findings: list[Finding] = []
+    tpool = list(tsec.nums)
+    no = max(len(osec.nums) - 1, 1)
+    nt = max(len(tsec.nums) - 1, 1)
+    # Equal numbers pair up by closest relative position in the section (exact keys first,
+    # then a soft unit against no unit).
+    exact = []
+    by_key: dict[tuple, list[int]] = {}
+    for ti, tn in enumerate(tpool):
+        by_key.setdefault(tn.key, []).append(ti)
+        by_key.setdefault(("value", tn.value), []).append(ti)
+    for oi, on in enumerate(osec.nums):
+        for ti in by_key.get(on.key, []):
+            exact.append((0, abs(oi / no - ti / nt), oi, ti))
+        for ti in by_key.get(("value", on.value), []):
+            tn = tpool[ti]
+            if tn.key != on.key and {tn.unit, on.unit} <= (SOFT_UNITS | {None}):
+                exact.append((1, abs(oi / no - ti / nt), oi, ti))
+    exact.sort()
+    used = [False] * len(tpool)
+    oused = [False] * len(osec.nums)
+    for _, _, oi, ti in exact:
+        if not used[ti] and not oused[oi]:
+            used[ti] = oused[oi] = True
+    missing: list[tuple[int, Num]] = [(oi, on) for oi, on in enumerate(osec.nums) if not oused[oi]]
+    extra = [(ti, tn) for ti, tn in enumerate(tpool) if not used[ti]]
+    cands = []
+    for mi, (oi, on) in enumerate(missing):
+        for ei, (ti, tn) in enumerate(extra):
+            score = _pair_score(on, tn, oi / no, ti / nt)
+            if score[0] <= 1 or score[1] <= 0.25:
+                cands.append((score, mi, ei))
+    cands.sort()
+    mdone: set[int] = set()
+    edone: set[int] = set()
+    pairs = []
+    for _, mi, ei in cands:
+        if mi in mdone or ei in edone:
+            continue
+        mdone.add(mi)
+        edone.add(ei)
+        pairs.append((missing[mi][1], extra[ei][1]))
+    for on, tn in pairs:
+        what = "unit" if on.value == tn.value else "value"
+        findings.append(Finding(
+            "changed", value_text(on.value), on.unit, on.line, tn.line,
+            f"number {what} changed in section {osec.id}: original {_describe(on)} "
+            f"(line {on.line}), translation {_describe(tn)}"))
+    for mi, (_, on) in enumerate(missing):
+        if mi not in mdone:
+            findings.append(Finding(
+                "missing", value_text(on.value), on.unit, on.line, tsec.line,
+                f"number missing from section {osec.id}: original {_describe(on)} (line {on.line}) "
+                f"has no counterpart in the translation"))
+    for ei, (_, tn) in enumerate(extra):
+        if ei not in edone:
+            findings.append(Finding(
+                "extra", value_text(tn.value), tn.unit, None, tn.line,
+                f"extra number in section {tsec.id}: translation {_describe(tn)} is not in the original"))
+    return findings
+
+
+def _compare_refs(osec: Section, tsec: Section) -> list[Finding]:
+    oc = Counter(n for n, _ in osec.refs)
+    tc = Counter(n for n, _ in tsec.refs)
+    miss = list((oc - tc).elements())
+    extra = list((tc - oc).elements())
+    out: list[Finding] = []
+    oline = {n: ln for n, ln in reversed(osec.refs)}
+    tline = {n: ln for n, ln in reversed(tsec.refs)}
+    while miss and extra:
+        a, b = miss.pop(0), extra.pop(0)
+        out.append(Finding("changed", f"{{{{ {a} }}}}", None, oline[a], tline[b],
+                           f"bound number renamed in section {osec.id}: {{{{ {a} }}}} became {{{{ {b} }}}}"))
+    for a in miss:
+        out.append(Finding("missing", f"{{{{ {a} }}}}", None, oline[a], tsec.line,
+                           f"bound number {{{{ {a} }}}} of section {osec.id} is missing from the translation"))
+    for b in extra:
+        out.append(Finding("extra", f"{{{{ {b} }}}}", None, None, tline[b],
+                           f"bound number {{{{ {b} }}}} is not in section {osec.id} of the original"))
+    return out
+
+
+def _compare_labels(kind: str, orig: list[tuple[str, int]], trans: list[tuple[str, int]]) -> list[Finding]:
+    out: list[Finding] = []
+    oc = Counter(x for x, _ in orig)
+    tc = Counter(x for x, _ in trans)
+    oline = {x: ln for x, ln in reversed(orig)}
+    tline = {x: ln for x, ln in reversed(trans)}
+    for x in (oc - tc):
+        out.append(Finding("structure", x, None, oline[x], None,
+                           f"{kind} {x} is in the original but not in the translation"))
+    for x in (tc - oc):
+        out.append(Finding("structure", x, None, None, tline[x],
+                           f"{kind} {x} is in the translation but not in the original"))
+    return out
+
+
+def check_documents(orig: Document, trans: Document) -> list[Finding]:
+    """Compare two parsed documents (see :func:`check_pair`)."""
+    findings: list[Finding] = []
+    osecs = {s.id: s for s in orig.sections}
+    tsecs = {s.id: s for s in trans.sections}
+    oids = [s.id for s in orig.sections]
+    tids = [s.id for s in trans.sections]
+    for sid in oids:
+        if sid not in tsecs:
+            s = osecs[sid]
+            findings.append(Finding("structure", sid, None, s.line, None,
+                                    f"section {sid} is missing from the translation"))
+    for sid in tids:
+        if sid not in osecs:
+            s = tsecs[sid]
+            findings.append(Finding("structure", sid, None, None, s.line,
+                                    f"section {sid} is not in the original"))
+    common_o = [x for x in oids if x in tsecs]
+    common_t = [x for x in tids if x in osecs]
+    if common_o != common_t:
+        first = next(i for i, (a, b) in enumerate(zip(common_o, common_t)) if a != b)
+        findings.append(Finding("structure", common_t[first], None, osecs[common_o[first]].line,
+                                tsecs[common_t[first]].line,
+                                f"sections are in a different order: original has {common_o[first]} "
+                                f"where the translation has {common_t[first]}"))
+    for sid in common_o:
+        findings.extend(_compare_numbers(osecs[sid], tsecs[sid]))
+        findings.extend(_compare_refs(osecs[sid], tsecs[sid]))
+    for prefix, name in (("fig-", "figure"), ("tbl-", "table"), ("eq-", "equation")):
+        findings.extend(_compare_labels(
+            name, [x for x in orig.labels if x[0].startswith(prefix)],
+            [x for x in trans.labels if x[0].startswith(prefix)]))
+    findings.extend(_compare_labels("footnote", orig.footnote_defs, trans.footnote_defs))
+    oref = Counter(x for x, _ in orig.footnote_refs)
+    tref = Counter(x for x, _ in trans.footnote_refs)
+    for label in sorted(set(oref) | set(tref)):
+        if oref[label] != tref[label] and label in {x for x, _ in orig.footnote_defs} & {
+                x for x, _ in trans.footnote_defs}:
+            tl = next((ln for x, ln in trans.footnote_refs if x == label), None)
+            ol = next((ln for x, ln in orig.footnote_refs if x == label), None)
+            findings.extend([Finding("structure", f"[^{label}]", None, ol, tl,
+                                     f"footnote [^{label}] is referenced {oref[label]} time(s) in the "
+                                     f"original and {tref[label]} in the translation")])
+    for snippet, line in trans.han:
+        findings.append(Finding("leftover", snippet, None, None, line,
+                                f"untranslated Chinese text {snippet!r}"))
+    findings.sort(key=lambda f: (f.translation_line or 0, f.original_line or 0, f.kind, str(f.value)))
+    return findings
+
+
+def check_pair(original_text: str, translation_text: str, lang: str,
+               original_path: str = "", translation_path: str = "") -> list[Finding]:
+    """Compare an original chapter with its translation into ``lang`` (``en`` or ``zh-tw``).
+
+    Returns the findings sorted by translation line. The paths are only used in messages of
+    callers; the texts are what is read.
+    """
+    tlang = normalize_lang(lang)
+    if tlang not in TRANSLATION_LANGS:
+        raise ValueError(f"translation language must be en or zh-tw, not {lang!r}")
+    orig = parse_document(original_text, "zh-Hans")
+    trans = parse_document(translation_text, tlang)
+    return check_documents(orig, trans)
+
+
+def format_text(findings: list[Finding], translation_path: str) -> str:
+    """One line per finding: ``TRANSLATION.md:LINE: kind: message``."""
+    out = []
+    for f in findings:
+        line = f.translation_line if f.translation_line is not None else 1
+        out.append(f"{translation_path}:{line}: {f.kind}: {f.message}")
+    return "\n".join(out)

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Compare the numbers and structure of a translated chapter with its original.
+
+    python scripts/check_translation.py ORIGINAL.md TRANSLATION.md --lang en|zh-tw [--format text|json]
+
+Exit status: 0 no findings, 1 findings, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bookkit.check.numbers import check_pair, format_text  # noqa: E402
+
+
+def _read(path: str) -> str:
+    try:
+        return Path(path).read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise SystemExit(f"error: {path}: no such file")
+    except IsADirectoryError:
+        raise SystemExit(f"error: {path}: is a directory")
+    except UnicodeDecodeError as exc:
+        raise SystemExit(f"error: {path}: not valid UTF-8 ({exc.reason} at byte {exc.start})")
+    except OSError as exc:
+        raise SystemExit(f"error: {path}: {exc.strerror}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("original")
+    ap.add_argument("translation")
+    ap.add_argument("--lang", required=True, choices=["en", "zh-tw", "zh-Hant"])
+    ap.add_argument("--format", default="text", choices=["text", "json"])
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as exc:
+        return 2 if exc.code else 0
+    try:
+        original = _read(args.original)
+        translation = _read(args.translation)
+    except SystemExit as exc:
+        print(exc.code, file=sys.stderr)
+        return 2
+    findings = check_pair(original, translation, args.lang, args.original, args.translation)
+    if args.format == "json":
+        print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
+    elif findings:
+        print(format_text(findings, args.translation))
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

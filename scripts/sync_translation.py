@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Mark sections of translated chapters as synced with the current original.
+
+    python scripts/sync_translation.py --edition en|zh-tw [FILE ...] [--section ID ...] [--root DIR]
+
+FILE is a chapter file name (``01-intro.md``) or a path into the edition folder; with no FILE,
+every chapter of the edition that has an original is synced. ``--section`` (repeatable) syncs
+only those sections. Writes ``<edition>/.sync/<chapter-file>.json``. Exit 0 on success, 2 on
+bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bookkit.check.staleness import (  # noqa: E402
+    load_sync_record, mark_synced, save_sync_record, sync_record_path)
+
+EDITIONS = {"en": "book-en", "zh-tw": "book-zh-tw"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--edition", required=True, choices=sorted(EDITIONS))
+    ap.add_argument("files", nargs="*", metavar="FILE")
+    ap.add_argument("--section", action="append", metavar="ID")
+    ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent),
+                    help="project root (default: this checkout)")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as exc:
+        return 2 if exc.code else 0
+    root = Path(args.root)
+    edition_dir = root / EDITIONS[args.edition]
+    originals = root / "manuscripts"
+    names = [Path(f).name for f in args.files] or sorted(
+        p.name for p in edition_dir.glob("*.md") if (originals / p.name).exists())
+    if args.section and len(names) != 1:
+        print("error: --section needs exactly one FILE", file=sys.stderr)
+        return 2
+    for name in names:
+        orig_path = originals / name
+        try:
+            original = orig_path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"error: {orig_path}: {exc}", file=sys.stderr)
+            return 2
+        rec_path = sync_record_path(edition_dir, name)
+        try:
+            record = load_sync_record(rec_path)
+            new = mark_synced(original, record, args.section)
+        except KeyError as exc:
+            print(f"error: {orig_path}: no section {exc.args[0]}", file=sys.stderr)
+            return 2
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        save_sync_record(rec_path, new)
+        what = ", ".join(args.section) if args.section else f"{len(new)} section(s)"
+        print(f"{rec_path}: synced {what}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
