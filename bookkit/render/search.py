@@ -7,16 +7,16 @@ loaded by lunr.js 2.3.9 (``website/static/search.js``) when the reader first foc
 Shipped format (JSON inside the script, UTF-8 with a BOM so it decodes right whatever the
 page's or server's charset):
 
-``{"v": 1, "lang", "fields": [[name, boost], ...], "terms": "t0 t1 ...",
-"vectors": [[[delta, score*1000, ...] per doc] per field], "chapters": [...],
-"docs": [[url, chapter_no, section, text], ...], "charmap": "t1s1t2s2..."}``
+``{"v": 2, "fields": [[name, boost], ...], "terms": "t0 t1 ...", "lengths": [[field length
+per doc] per field], "postings": [[[doc delta, tf, ...] per term] per field], "lang",
+"chapters": [...], "docs": [[url, chapter_no, section, text], ...], "charmap": "t1s1t2s2..."}``
 
-This is a lossless compaction of lunr's serialised index: with an empty metadata
-whitelist every posting ``invertedIndex[term][field][doc] = {}`` is exactly "term index
-appears in that doc's field vector", so the postings are rebuilt from the vectors;
-``_index`` is the term's position in ``terms``; refs are the doc's position. Scores keep
-lunr's 3-decimal precision as integers. The text is shipped once (for snippets); the lunr
-part stores none of it.
+This is lunr's index without the redundancy: with an empty metadata whitelist every posting
+``invertedIndex[term][field][doc]`` is ``{}``, so postings plus term frequencies and field
+lengths are enough. :func:`expand` (and ``expand`` in search.js) rebuilds the serialised
+lunr index, computing lunr's BM25 vector scores with bit-identical arithmetic on both sides;
+refs are doc positions. Scores are not shipped (they were most of the gzipped size). The
+text is shipped once, for snippets; the lunr part stores none of it.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ def built_site(tmp_path_factory) -> Path:
 
 def copy_book(dest: Path) -> Path:
     """A private copy of the book's sources (for tests that break them)."""
-    for name in ("manuscripts", "book-en", "book-zh-tw", "calculations", "bookkit"):
+    for name in ("manuscripts", "book-en", "book-zh-tw", "calculations", "bookkit", "scripts"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "website").mkdir()
     for name in ("templates", "static"):
@@ -33,3 +33,22 @@ def copy_book(dest: Path) -> Path:
 @pytest.fixture
 def book_copy(tmp_path) -> Path:
     return copy_book(tmp_path / "book")
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    """The built site served over HTTP under a sub-path (/site/), as on a static host."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(built_site.parent))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/{built_site.name}/"
+    httpd.shutdown()
+    httpd.server_close()

@@ -1,0 +1,235 @@
+"""Font-coverage preflight for the PDF build.
+
+Before XeLaTeX runs, every character of every resolved chapter (and of the title metadata)
+must have a glyph in the font that will actually set it.  Fonts are located with
+``fc-match`` and their cmaps read with fontTools (``TTCollection`` for ``.ttc`` files), so
+the check uses the very files XeLaTeX will load.
+
+Which font must cover a character depends on where it is (the template's choices):
+
+* body text, captions, tables, footnotes -> the serif fonts;
+* headings (``#`` lines) and the title/subtitle/author metadata -> the sans fonts;
+* fenced code and inline code spans -> the mono fonts;
+* math (``$…$``, ``$$…$$``) -> the math font, or the text fonts (``\\text{…}`` and
+  xeCJK's ``CJKmath`` set text inside math with the serif/CJK fonts).  TeX command names
+  are ASCII, so checking the raw math source is safe.
+
+Within each role, xeCJK sends CJK characters (Han, kana, Hangul, CJK punctuation, full-width
+forms, …) to the CJK font and everything else to the Latin font.  Characters in the ambiguous
+punctuation/symbol blocks (General Punctuation, Latin-1 punctuation, arrows, …), which xeCJK
+may give to either font depending on its character classes, are accepted when either font of
+the role covers them.  Anything this approximation misses is caught after the build, where
+``Missing character`` lines in the XeLaTeX log fail the build.
+"""
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["FontSet", "CoverageError", "fontset_for", "resolve_font", "font_cmap",
+           "preflight"]
+
+
+class CoverageError(Exception):
+    """A character has no glyph in the fonts chosen for it."""
+
+
+@dataclass(frozen=True)
+class FontSet:
+    serif: str
+    sans: str
+    mono: str
+    math: str
+    cjk_serif: str
+    cjk_sans: str
+    cjk_mono: str
+    cjk_serif_bold: str
+    cjk_sans_bold: str
+
+    def role(self, role: str) -> tuple[str, str]:
+        """(Latin font, CJK font) used for a role: serif, sans or mono."""
+        return {"serif": (self.serif, self.cjk_serif), "sans": (self.sans, self.cjk_sans),
+                "mono": (self.mono, self.cjk_mono)}[role]
+
+
+def fontset_for(edition: str) -> FontSet:
+    """The fonts of an edition: DejaVu for Latin (full coverage), Noto CJK SC or TC for CJK.
+
+    The English edition loads the SC fonts for any stray CJK.
+    """
+    region = "TC" if edition == "zh-tw" else "SC"
+    return FontSet(serif="DejaVu Serif", sans="DejaVu Sans", mono="DejaVu Sans Mono",
+                   math="DejaVu Math TeX Gyre",
+                   cjk_serif=f"Noto Serif CJK {region}", cjk_sans=f"Noto Sans CJK {region}",
+                   cjk_mono=f"Noto Sans Mono CJK {region}",
+                   cjk_serif_bold=f"Noto Serif CJK {region} Bold",
+                   cjk_sans_bold=f"Noto Sans CJK {region} Bold")
+
+
+@functools.lru_cache(maxsize=None)
+def resolve_font(family: str) -> tuple[Path, int]:
+    """Font file and TTC face index of a family, via fontconfig.  Fails if not installed."""
+    query = family
+    if family.endswith(" Bold"):  # fontspec finds "X Bold" by full name; fontconfig wants a style
+        family = family[:-5]
+        query = f"{family}:style=Bold"
+    try:
+        out = subprocess.run(["fc-match", "-f", "%{file}\t%{index}\t%{family}", query],
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise CoverageError(f"cannot run fc-match to locate font {family!r}: {exc}") from exc
+    path, index, families = (out.split("\t") + ["", "", ""])[:3]
+    base = family.split(":")[0]
+    names = [f.strip().lower() for f in families.split(",")]
+    # fc-match always answers with *some* font: insist on the family we asked for.
+    if base.lower() not in names and not any(base.lower().startswith(n) for n in names if n):
+        raise CoverageError(f"font {family!r} is not installed (fc-match gave {families!r} in {path})")
+    return Path(path), int(index or 0)
+
+
+@functools.lru_cache(maxsize=None)
+def font_cmap(family: str) -> frozenset[int]:
+    """Code points covered by a font family's file (the face fontconfig picks)."""
+    from fontTools.ttLib import TTCollection, TTFont
+
+    path, index = resolve_font(family)
+    if path.suffix.lower() in (".ttc", ".otc"):
+        coll = TTCollection(str(path), lazy=True)
+        font = coll.fonts[index]
+    else:
+        font = TTFont(str(path), lazy=True, fontNumber=index)
+    cmap = font.getBestCmap() or {}
+    return frozenset(cmap)
+
+
+# ------------------------------------------------------------------ character classes
+_CJK_RANGES = (
+    (0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x2FF0, 0x303F), (0x3040, 0x31FF), (0x3200, 0x4DBF),
+    (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF), (0xF900, 0xFAFF), (0xFE10, 0xFE1F),
+    (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x1F200, 0x1F2FF), (0x20000, 0x3FFFF),
+)
+# Either font of the role may set these (xeCJK's character classes vary by setting).
+_AMBIGUOUS_RANGES = ((0x00A0, 0x00BF), (0x00D7, 0x00D7), (0x00F7, 0x00F7), (0x02C6, 0x02DD),
+                     (0x2000, 0x2BFF))
+
+
+def _in(cp: int, ranges) -> bool:
+    return any(lo <= cp <= hi for lo, hi in ranges)
+
+
+def _ignored(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return ch in " \t\r\n\u00a0" or cat in ("Cc", "Cf") or ch == "\ufeff"
+
+
+def covered(ch: str, role: str, fs: FontSet) -> tuple[bool, list[str]]:
+    """Is ``ch`` covered in ``role`` (serif/sans/mono/math)?  Also returns the fonts tried."""
+    cp = ord(ch)
+    if role == "math":
+        fonts = [fs.math, fs.serif, fs.cjk_serif]
+    else:
+        latin, cjk = fs.role(role)
+        if _in(cp, _CJK_RANGES):
+            fonts = [cjk]
+        elif _in(cp, _AMBIGUOUS_RANGES):
+            fonts = [latin, cjk]
+        else:
+            fonts = [latin]
+    return any(cp in font_cmap(f) for f in fonts), fonts
+
+
+# ------------------------------------------------------------------ markdown scanning
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_INLINE = re.compile(r"(?<!\\)(`+)(.+?)(?<!`)\1(?!`)|(?<![\\$])\$(?!\s)((?:\\.|[^$\\])+?)(?<!\s)\$(?!\$)")
+
+
+def _segments(text: str):
+    """Yield (line_no, role, chunk) for a resolved Pandoc Markdown file."""
+    fence: str | None = None
+    in_display = False
+    for no, line in enumerate(text.splitlines(), 1):
+        if fence is not None:
+            if line.strip().startswith(fence[0] * len(fence)) and line.strip().strip(fence[0]) == "":
+                fence = None
+                continue
+            yield no, "mono", line
+            continue
+        m = _FENCE.match(line)
+        if m and not in_display:
+            fence = m.group(1)
+            continue
+        # display math, possibly spanning lines: $$ … $$
+        rest = line
+        base = "sans" if re.match(r"^\s{0,3}#{1,6}\s", line) else "serif"
+        while rest:
+            if in_display:
+                end = rest.find("$$")
+                if end < 0:
+                    yield no, "math", rest
+                    rest = ""
+                else:
+                    yield no, "math", rest[:end]
+                    rest = rest[end + 2:]
+                    in_display = False
+                continue
+            start = rest.find("$$")
+            head = rest if start < 0 else rest[:start]
+            yield from _inline(no, base, head)
+            if start < 0:
+                rest = ""
+            else:
+                in_display = True
+                rest = rest[start + 2:]
+
+
+def _inline(no: int, base: str, text: str):
+    if base == "sans":  # drop the heading attributes {#sec-x .unnumbered}
+        text = re.sub(r"\s\{[#.][^{}]*\}\s*$", "", text)
+    pos = 0
+    for m in _INLINE.finditer(text):
+        yield no, base, text[pos:m.start()]
+        if m.group(1):
+            yield no, "mono", m.group(2)
+        else:
+            yield no, "math", m.group(3)
+        pos = m.end()
+    yield no, base, text[pos:]
+
+
+def _metadata_lines(meta_path: Path):
+    """Lines of metadata.yaml whose values end up on the cover/title page/headers (sans)."""
+    keys = ("title", "subtitle", "author", "cover-title-lines", "toc-title", "  -")
+    for no, line in enumerate(meta_path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith(keys):
+            yield no, "sans", line.split(":", 1)[-1] if not line.startswith("  -") else line[3:]
+
+
+def preflight(files, fs: FontSet, metadata: Path | None = None) -> int:
+    """Check every character of ``files`` (and the metadata) against ``fs``.
+
+    Raises :class:`CoverageError` with ``file:line: character U+XXXX 'c' is not covered by
+    <fonts>`` for the first uncovered character.  Returns the number of characters checked.
+    """
+    count = 0
+    sources = []
+    if metadata is not None and metadata.exists():
+        sources.append((metadata, list(_metadata_lines(metadata))))
+    for f in files:
+        f = Path(f)
+        sources.append((f, list(_segments(f.read_text(encoding="utf-8")))))
+    for path, segs in sources:
+        for no, role, chunk in segs:
+            for ch in chunk:
+                if _ignored(ch):
+                    continue
+                count += 1
+                ok, fonts = covered(ch, role, fs)
+                if not ok:
+                    raise CoverageError(
+                        f"{path}:{no}: character U+{ord(ch):04X} {ch!r} is not covered by "
+                        f"{' / '.join(fonts)} ({role} text)")
+    return count

@@ -1,0 +1,43 @@
+"""Put the repository root on sys.path and share the fixture builds across tests."""
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+FIXTURES = ROOT / "tests" / "fixtures" / "pandoc"
+EDITIONS = ("zh", "en", "zh-tw")
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    return FIXTURES
+
+
+@pytest.fixture(scope="session")
+def built_pdfs(tmp_path_factory):
+    """One PDF per fixture edition (the slow part of the suite: built once)."""
+    from bookkit.render.pandoc import build_pdf
+
+    out_dir = tmp_path_factory.mktemp("pdf")
+    results = {}
+    for ed in EDITIONS:
+        results[ed] = build_pdf(FIXTURES / ed, out_dir / f"{ed}.pdf", log=lambda *_: None)
+    return results
+
+
+@pytest.fixture(scope="session")
+def built_epubs(tmp_path_factory):
+    """Each fixture edition built twice to EPUB; the first build runs epubcheck."""
+    from bookkit.render.pandoc import build_epub
+
+    out_dir = tmp_path_factory.mktemp("epub")
+    results = {}
+    for ed in EDITIONS:
+        first = build_epub(FIXTURES / ed, out_dir / f"{ed}-1.epub", check=True)
+        second = build_epub(FIXTURES / ed, out_dir / f"{ed}-2.epub", check=False)
+        results[ed] = (first, second)
+    return results

@@ -1,0 +1,172 @@
+"""The Python tokeniser (bookkit/render/cjk.py) and the JS one (website/static/search.js) agree.
+
+All strings go through one Node process. The same process also runs lunr.js's stemmer, stop
+word filter and the index expansion, compared with lunr.py and search.py.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import unicodedata
+from pathlib import Path
+
+import pytest
+from lunr.stop_word_filter import stop_word_filter
+from lunr.token import Token
+
+from bookkit.render.cjk import build_charmap, fold_map, tokenize
+from bookkit.render.search import _ln, expand, load_payload, stem_js
+from search_helpers import LUNR_JS, ROOT, STATIC, load_corpus
+
+NODE = "node"
+
+POOLS = {
+    "han_s": "缓存带宽显存预填充解码阶段张量并行函数数据模型推理注意力词元吞吐延迟量化门们这个说对后发于里干着",
+    "han_t": "快取頻寬記憶體預填充解碼階段張量平行函數數據模型推論注意力詞元吞吐延遲量化門們這個說對後發於裡乾著髮麵臺",
+    "han_rare": "\u3400\u4db5\u9fa5\U00020000\U0002a6d6\U0002b740\U00030000\uf900\ufa0e\u2f00\u2e80\u3007\u3005",
+    "kana_hangul": "ひらがなカタカナｶﾀｶﾅー한국어ㄱ\u3131ㄅㄆ",
+    "latin": "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "accent": "éèüÖçñÅßẞİıǅ\u0301\u0308ﬁﬀΣσςΑΒΓΔабвгДЖ",
+    "digits": "0123456789½²³①Ⅻ٣",
+    "fullwidth": "ＡＢＣｘｙｚ０１２３",
+    "punct": " \t\n\u3000.,;:!?-_/()[]{}<>'\"@#$%^&*+=|\\~`，。、；：！？（）【】《》「」『』…—·",
+    "emoji": "😀👍🏽❤️\u200d🔥🇨🇳✅\ufe0f",
+    "format": "\u00ad\u200b\u200c\u200d\ufeff\u2060",
+    "marks": "\u0301\u0308\u20dd\U000e0100\u093f\u094d",
+    "other": "क्षिمرحباשלוםไทย",
+}
+WORDS = [
+    "bandwidth", "bandwidths", "caching", "cache", "cached", "decoding", "decode", "prefill", "batches",
+    "batching", "quantization", "quantized", "parallelism", "softmax", "functions", "generational",
+    "relational", "hopeful", "the", "and", "is", "tokens", "throughput", "utilisation", "latencies",
+    "running", "agreed", "happy", "sky", "hbm3e", "141", "fp8", "h100", "nvlink", "a", "i", "yet",
+    "memory", "memories", "operator", "operational", "computing", "compute", "compress", "sizes",
+    "key", "keys", "sky", "array", "display", "displayed", "they", "why", "yelling", "yes", "yyy",
+    "syzygy", "hopping", "filing", "controlling", "rolling", "agreement", "conditional", "feed",
+    "bled", "sized", "failing", "probate", "rate", "cease", "generalization", "oscillators",
+    "𐐀𐐨s", "𝐀bcy", "caf\u00e9s", "na\u00efvety",
+]
+
+
+def generated_strings(n: int = 400, seed: int = 5) -> list[str]:
+    rng = random.Random(seed)
+    names = sorted(POOLS)
+    out = ["", " ", "KV 缓存", "HBM 带宽", "prefill 阶段", "a:b", "ＫＶ　快取", "函數", "Σ", "ΑΣ ΑΣ.", "İstanbul"]
+    while len(out) < n:
+        chosen = rng.sample(names, rng.randint(1, 4))
+        length = rng.randint(1, 30)
+        s = "".join(rng.choice(POOLS[rng.choice(chosen)]) for _ in range(length))
+        out.append(s)
+    # every code point must be assigned in Python's Unicode database (Node's may be newer)
+    for s in out:
+        for ch in s:
+            assert unicodedata.category(ch) != "Cn", hex(ord(ch))
+    return out
+
+
+NODE_SCRIPT = r"""
+const fs = require("fs");
+// with `node -e`, process.argv is [node, ...args]
+const lunr = require(process.argv[1]);
+const s = require(process.argv[2]);
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+const out = {
+  index: input.strings.map((x) => s.tokenize(x, input.charmap, false)),
+  query: input.strings.map((x) => s.tokenize(x, input.charmap, true)),
+  plain: input.strings.map((x) => s.tokenize(x)),
+  stem: input.words.map((w) => lunr.stemmer(new lunr.Token(w)).toString()),
+  stop: input.words.map((w) => lunr.stopWordFilter(new lunr.Token(w)) === undefined),
+  ln: input.lnArgs.map((x) => s.ln(x)),
+  expanded: s.expand(input.payload),
+};
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.fixture(scope="module")
+def node_run(assets):
+    strings = generated_strings()
+    charmap = fold_map()
+    corpus_words = {w for ed in load_corpus().values() for d in ed["docs"] for w in tokenize(d.text)}
+    license_text = Path("/usr/share/common-licenses/GPL-3")  # ~1,600 distinct English words
+    if license_text.exists():
+        corpus_words |= set(tokenize(license_text.read_text("utf-8")))
+    words = WORDS + sorted(corpus_words) + sorted({t for s in strings for t in tokenize(s) if not any(ord(c) > 0x2E7F for c in t)})
+    ln_args = [1.0, 1.5, 2.0, 2.718281828459045, 3.0, 7.25, 13.5, 100.5, 12345.678, 1e6 + 0.5]
+    payload = load_payload(assets["zh-Hant"])
+    data = json.dumps(
+        {"strings": strings, "charmap": charmap, "words": words, "lnArgs": ln_args, "payload": payload},
+        ensure_ascii=False,
+    )
+    proc = subprocess.run(
+        [NODE, "-e", NODE_SCRIPT, str(LUNR_JS), str(STATIC / "search.js")],
+        input=data.encode("utf-8"),
+        capture_output=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
+    result = json.loads(proc.stdout)
+    return {"strings": strings, "charmap": charmap, "words": words, "ln_args": ln_args, "payload": payload, **result}
+
+
+def test_generated_set_is_varied(node_run):
+    strings = node_run["strings"]
+    assert len(strings) >= 300
+    joined = "".join(strings)
+    for pool in ("han_rare", "emoji", "fullwidth", "format", "marks"):
+        assert any(ch in joined for ch in POOLS[pool]), pool
+
+
+@pytest.mark.parametrize("mode", ["index", "query", "plain"])
+def test_tokenizer_parity(node_run, mode):
+    cmap = node_run["charmap"]
+    mismatches = []
+    for s, js in zip(node_run["strings"], node_run[mode]):
+        if mode == "plain":
+            py = tokenize(s)
+        else:
+            py = tokenize(s, cmap, query=(mode == "query"))
+        if py != js:
+            mismatches.append((s, py, js))
+    assert not mismatches, mismatches[:5]
+
+
+def test_stemmer_and_stop_words_parity(node_run):
+    py_stem = [stem_js(w) for w in node_run["words"]]
+    py_stop = [stop_word_filter(Token(w)) is None for w in node_run["words"]]
+    assert py_stem == node_run["stem"]
+    assert py_stop == node_run["stop"]
+    assert len(node_run["words"]) > 200
+    # the reason stem_js exists: lunr.py's own stemmer disagrees with lunr.js on these
+    from lunr.stemmer import stemmer
+
+    assert str(stemmer(Token("key"))) == "kei" and stem_js("key") == "key"
+
+
+def test_ln_is_bit_identical_and_accurate(node_run):
+    import math
+
+    for x, js in zip(node_run["ln_args"], node_run["ln"]):
+        assert _ln(x) == js, x
+        assert abs(_ln(x) - math.log(x)) < 1e-12, x
+
+
+def test_expand_parity(node_run):
+    """search.js expand() rebuilds exactly the index search.py expand() rebuilds."""
+    py = json.loads(json.dumps(expand(node_run["payload"])))
+    assert py == node_run["expanded"]
+
+
+def test_examples():
+    cmap = build_charmap(["函数缓存"])
+    assert tokenize("KV 缓存") == ["kv", "缓", "缓存", "存"]
+    assert tokenize("KV 缓存", query=True) == ["kv", "缓存"]
+    assert tokenize("键", query=True) == ["键"]
+    assert tokenize("函數", cmap, query=True) == ["函数"]
+    assert tokenize("ＫＶ１４１ bandwidths,HBM3e") == ["kv141", "bandwidths", "hbm3e"]
+    assert tokenize("a:b <img src=x>") == ["a", "b", "img", "src", "x"]
+    assert tokenize("😀 ❤️ 🇨🇳") == []
+    assert tokenize("band\u00adwidth") == ["bandwidth"]

@@ -1,0 +1,110 @@
+"""The site in a real headless Chromium: themes, language switcher, keyboard, mobile, a11y."""
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "website" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture
+def context_factory(browser):
+    contexts = []
+
+    def make(**kwargs):
+        ctx = browser.new_context(**kwargs)
+        contexts.append(ctx)
+        return ctx
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_theme_follows_system_preference(context_factory, site_url, scheme):
+    page = context_factory(color_scheme=scheme).new_page()
+    page.goto(site_url + "getting-started.html")
+    assert page.evaluate("document.documentElement.dataset.theme") == scheme
+
+
+def test_theme_toggle_persists_without_flash(context_factory, site_url):
+    page = context_factory(color_scheme="light").new_page()
+    page.goto(site_url + "getting-started.html")
+    page.click(".theme-toggle")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    # On the next page load the stored choice must already apply when the DOM is parsed, before
+    # any stylesheet or deferred script could paint the wrong theme.
+    page.add_init_script("""document.addEventListener('DOMContentLoaded', () => {
+        window.__themeAtDom = document.documentElement.dataset.theme;
+        window.__bgAtDom = getComputedStyle(document.documentElement).backgroundColor; });""")
+    page.goto(site_url + "en/workloads.html")
+    assert page.evaluate("window.__themeAtDom") == "dark"
+    assert page.evaluate("window.__bgAtDom") == "rgb(21, 24, 28)"
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    first_head_child = page.evaluate(
+        "document.head.querySelector('script, link[rel=stylesheet]').tagName")
+    assert first_head_child == "SCRIPT"
+
+
+def test_language_switcher_keeps_section(context_factory, site_url):
+    page = context_factory().new_page()
+    page.goto(site_url + "en/workloads.html#sec-workloads-method")
+    page.click('.langs a[hreflang="zh-Hant"]')
+    page.wait_for_url("**/zh-tw/workloads.html#sec-workloads-method")
+    assert page.locator("#sec-workloads-method").is_visible()
+    # Without a hash, the switcher carries the section scrolled to.
+    page.goto(site_url + "workloads.html")
+    page.evaluate("""document.body.style.paddingBottom = '3000px';
+        document.getElementById('sec-workloads-summary').scrollIntoView()""")
+    page.click('.langs a[hreflang="en"]')
+    page.wait_for_url("**/en/workloads.html#sec-workloads-summary")
+
+
+def test_arrow_keys_go_to_previous_and_next_chapter(context_factory, site_url):
+    page = context_factory().new_page()
+    page.goto(site_url + "en/workloads.html")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**/en/accelerators.html")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**/en/workloads.html")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**/en/model-architecture.html")
+
+
+def test_phone_width_has_no_horizontal_scroll(context_factory, site_url, tmp_path):
+    page = context_factory(viewport={"width": 360, "height": 740}).new_page()
+    for path in ("getting-started.html", "en/getting-started.html", "zh-tw/index.html"):
+        page.goto(site_url + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{path} is {width}px wide at a 360px viewport"
+    shot = tmp_path / "phone.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000
+
+
+def test_bound_number_shows_provenance_on_keyboard_focus(context_factory, site_url):
+    page = context_factory().new_page()
+    page.goto(site_url + "en/getting-started.html")
+    number = page.locator(".num").first
+    tip = number.locator(".prov")
+    assert not tip.is_visible()
+    number.focus()
+    assert tip.is_visible()
+    assert "=" in tip.inner_text()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violations(context_factory, site_url, scheme):
+    page = context_factory(color_scheme=scheme).new_page()
+    problems = []
+    for path in ("index.html", "getting-started.html", "en/getting-started.html",
+                 "zh-tw/accelerators.html"):
+        page.goto(site_url + path)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+        for v in result["violations"]:
+            if v["impact"] in ("serious", "critical"):
+                problems.append(f"{path} [{scheme}]: {v['id']}: {v['help']} "
+                                f"({len(v['nodes'])} nodes, e.g. {v['nodes'][0]['html'][:120]})")
+    assert not problems, "\n".join(problems)
