@@ -62,9 +62,14 @@ class Builder:
         self.opt = options
         self.root = options.root.resolve()
         self.cache = Cache(options.cache_dir or self.root / ".cache" / "bookkit",
-                           enabled=options.use_cache)
+                           enabled=options.use_cache, base=self.root)
         self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
         self._last_manifest: dict[str, str] | None = None
+        # What the last resolve actually executed (not served from cache); tests read it.
+        self.executed_cells: list[int] = []
+        self.drawn_figures: list[str] = []
+        self.cell_deps: dict[int, dict] = {}      # chapter -> {relative path: sha256}
+        self.figure_deps: dict[str, dict] = {}    # "figure|lang" -> {relative path: sha256}
 
     def log(self, message: str) -> None:
         if not self.opt.quiet:
@@ -86,6 +91,8 @@ class Builder:
         parsed_tokens = {c.path: self.parsed(c)[0] for c in original.chapters}
         cells = resolve_cells(original.chapters, self.root, self.cache, self.opt.workers,
                               self.opt.cell_timeout, parsed_tokens)
+        self.executed_cells = sorted(n for n, c in cells.items() if c.executed)
+        self.cell_deps = {n: c.deps for n, c in cells.items()}
         t1 = time.perf_counter()
         outlines: dict[str, list[ChapterOutline]] = {}
         labels: dict[str, dict[str, Label]] = {}
@@ -101,8 +108,10 @@ class Builder:
                     tasks.append(FigureTask(fid, self.root / "manuscripts" / src,
                                             edition.info.lang, str(chapter.path), line))
         t2 = time.perf_counter()
+        self.drawn_figures, self.figure_deps = [], {}
         figures = resolve_figures(tasks, self.root, self.cache, self.root / "build" / "figures",
-                                  self.opt.workers, self.opt.cell_timeout, progress=self.log)
+                                  self.opt.workers, self.opt.cell_timeout, progress=self.log,
+                                  drawn=self.drawn_figures, deps_out=self.figure_deps)
         t3 = time.perf_counter()
         timings = {"cells": t1 - t0, "numbering": t2 - t1, "figures": t3 - t2}
         return cells, outlines, labels, figures, timings
@@ -119,13 +128,15 @@ class Builder:
 
         contexts = {}
         formulas: set = set()
+        chapter_files = {c.path.name: c.slug for c in book.original.chapters}
         for key, edition in book.editions.items():
             for chapter in edition.chapters:
                 tokens, env = self.parsed(chapter)
                 ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels[key],
                                     values=cells[chapter.number].values, math={},
                                     figures=figures, figure_sizes=sizes,
-                                    shown_cells=cells[chapter.number].shown_cells)
+                                    shown_cells=cells[chapter.number].shown_cells,
+                                    chapter_files=chapter_files)
                 contexts[(key, chapter.number)] = ctx
                 collect_math(tokens, ctx, formulas)
         t0 = time.perf_counter()
@@ -146,18 +157,20 @@ class Builder:
             if self.opt.editions and key not in self.opt.editions:
                 continue
             bodies, has_math, docs = {}, {}, []
+            prefix = edition.info.url_prefix
             for chapter in edition.chapters:
                 tokens, env = self.parsed(chapter)
                 ctx = contexts[(key, chapter.number)]
                 ctx.math = math
                 ctx.errors = []
                 bodies[chapter.slug] = render_chapter(tokens, env, ctx)
+                for site_path, source in ctx.assets.items():
+                    files[prefix + site_path] = source.read_bytes()
                 has_math[chapter.slug] = 'class="katex' in bodies[chapter.slug]
                 errors.extend(ctx.errors)
                 docs.extend(section_docs(tokens, ctx, outlines[key][chapter.number]))
             if errors:
                 continue
-            prefix = edition.info.url_prefix
             pages = render_pages(env_j, edition.info, editions_info, outlines[key], bodies,
                                  has_math, config, version)
             for name, data in pages.items():

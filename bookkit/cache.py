@@ -14,7 +14,7 @@ import pickle
 import sys
 from pathlib import Path
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -63,16 +63,20 @@ class FileHasher:
 
 
 class Cache:
-    def __init__(self, root: Path, enabled: bool = True) -> None:
+    def __init__(self, root: Path, enabled: bool = True, base: Path | None = None) -> None:
         self.root = root
+        self.base = base          # recorded dependencies are relative to this (the book root)
         self.enabled = enabled
         self.hasher = FileHasher()
 
     def _path(self, kind: str, key: str) -> Path:
         return self.root / kind / key[:2] / key
 
-    def get(self, kind: str, key: str):
-        """The stored value, if present and every dependency it recorded is unchanged."""
+    def get(self, kind: str, key: str, deps_out: dict | None = None):
+        """The stored value, if present and every dependency it recorded is unchanged.
+
+        `deps_out`, if given, receives the recorded dependencies of a hit.
+        """
         if not self.enabled:
             return None
         path = self._path(kind, key)
@@ -82,8 +86,11 @@ class Cache:
         except (OSError, EOFError, pickle.UnpicklingError, ValueError):
             return None
         for dep, digest in deps.items():
-            if self.hasher(dep) != digest:
+            path = os.path.join(self.base, dep) if self.base else dep
+            if self.hasher(path) != digest:
                 return None
+        if deps_out is not None:
+            deps_out.update(deps)
         return value
 
     def put(self, kind: str, key: str, value, deps: dict[str, str] | None = None) -> None:

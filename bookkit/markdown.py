@@ -17,6 +17,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
 
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
@@ -31,7 +32,17 @@ def _bound_value_rule(state: StateInline, silent: bool) -> bool:
         return False
     match = BOUND_RE.match(state.src, state.pos)
     if not match:
-        return False
+        # `{{ 1 / x }}` or `{{ m.attr }}`: only names can be bound; say so instead of
+        # printing the braces into the page.
+        end = state.src.find("}}", state.pos + 2)
+        if end < 0:
+            return False
+        if not silent:
+            token = state.push("bound_value", "span", 0)
+            token.meta = {"name": "", "spec": "", "invalid": state.src[state.pos:end + 2]}
+            token.content = state.src[state.pos:end + 2]
+        state.pos = end + 2
+        return True
     if not silent:
         token = state.push("bound_value", "span", 0)
         token.meta = {"name": match.group(1), "spec": (match.group(2) or "").strip()}
@@ -125,6 +136,7 @@ def parser() -> MarkdownIt:
     md = (
         MarkdownIt("commonmark", {"html": True})
         .enable("table")
+        .use(front_matter_plugin)
         .use(footnote_plugin)
         .use(dollarmath_plugin, allow_labels=True, allow_space=True, allow_digits=True,
              double_inline=True)

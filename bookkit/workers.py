@@ -46,12 +46,13 @@ class DependencyRecorder:
             path = getattr(sys.modules.get(name), "__file__", None)
             if path and os.path.abspath(path).startswith(self.root):
                 self.files.add(os.path.abspath(path))
+        # Relative to the book root, so a cache stays valid in a copy of the book (tests, CI).
         deps = {}
         for path in sorted(self.files):
             if os.path.isfile(path):
                 digest = hasher(path)
                 if digest:
-                    deps[path] = digest
+                    deps[os.path.relpath(path, self.root)] = digest
         return deps
 
 

@@ -813,7 +813,9 @@ def _compare_numbers(osec: Section, tsec: Section) -> list[Finding]:
     no = max(len(osec.nums) - 1, 1)
     nt = max(len(tsec.nums) - 1, 1)
     # Equal numbers pair up by closest relative position in the section (exact keys first,
-    # then a soft unit against no unit).
+    # then a number with a unit against the same value with none: a unit written once for a
+    # range, or a counter word such as 次 between number and unit, leaves one side bare.
+    # Two different explicit units never pair here: 141.11 GB vs 141.11 GiB stays a finding.)
     exact = []
     by_key: dict[tuple, list[int]] = {}
     for ti, tn in enumerate(tpool):
@@ -824,7 +826,8 @@ def _compare_numbers(osec: Section, tsec: Section) -> list[Finding]:
             exact.append((0, abs(oi / no - ti / nt), oi, ti))
         for ti in by_key.get(("value", on.value), []):
             tn = tpool[ti]
-            if tn.key != on.key and {tn.unit, on.unit} <= (SOFT_UNITS | {None}):
+            if tn.key != on.key and (on.unit is None or tn.unit is None
+                                     or {tn.unit, on.unit} <= (SOFT_UNITS | {None})):
                 exact.append((1, abs(oi / no - ti / nt), oi, ti))
     exact.sort()
     used = [False] * len(tpool)

@@ -68,7 +68,7 @@ MAGNITUDES: dict[str, tuple[tuple[int, str], ...]] = {
 _PREFIXES: dict[str, Decimal] = {
     "Ki": Decimal(2) ** 10, "Mi": Decimal(2) ** 20, "Gi": Decimal(2) ** 30,
     "Ti": Decimal(2) ** 40, "Pi": Decimal(2) ** 50, "Ei": Decimal(2) ** 60,
-    "k": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9,
+    "k": Decimal(10) ** 3, "K": Decimal(10) ** 3, "M": Decimal(10) ** 6, "G": Decimal(10) ** 9,
     "T": Decimal(10) ** 12, "P": Decimal(10) ** 15, "E": Decimal(10) ** 18,
     "m": Decimal(10) ** -3, "μ": Decimal(10) ** -6, "µ": Decimal(10) ** -6,
     "u": Decimal(10) ** -6, "n": Decimal(10) ** -9,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
@@ -37,6 +38,8 @@ class RenderContext:
     figure_sizes: dict[tuple[str, str], tuple[int, int]]
     shown_cells: dict[str, str] = field(default_factory=dict)
     errors: list[BuildError] = field(default_factory=list)
+    chapter_files: dict[str, str] = field(default_factory=dict)   # "03-x.md" -> "workloads"
+    assets: dict[str, Path] = field(default_factory=dict)          # site path -> source image
 
     def fail(self, tok: Token | None, message: str, hint: str = "") -> None:
         line = tok.map[0] + 1 if tok is not None and tok.map else None
@@ -45,6 +48,10 @@ class RenderContext:
 
 def bound_text(ctx: RenderContext, name: str, spec_text: str, tok: Token | None,
                latex: bool = False) -> tuple[str, BoundValue | None]:
+    if not name:
+        ctx.fail(tok, f"`{spec_text}` is not a bound reference",
+                 "write {{ name }} or {{ name | spec }}; compute expressions in a calc cell")
+        return "??", None
     bound = ctx.values.get(name)
     if bound is None:
         ctx.fail(tok, f"unknown name `{name}` in {{{{ {name} }}}}",
@@ -101,7 +108,8 @@ class BookRenderer(RendererHTML):
     def bound_value(self, tokens, idx, options, env):
         tok = tokens[idx]
         ctx: RenderContext = env["ctx"]
-        text, bound = bound_text(ctx, tok.meta["name"], tok.meta["spec"], tok)
+        text, bound = bound_text(ctx, tok.meta["name"], tok.meta.get("invalid") or
+                                 tok.meta["spec"], tok)
         if bound is None:
             return html.escape(text)
         prov = f"{ctx.edition.strings['computed_as']} {bound.provenance()}"
@@ -227,7 +235,42 @@ class BookRenderer(RendererHTML):
             ctx.fail(tok, f"image `{src}` has no alt text", "write ![description](path)")
         if src.endswith(".py"):
             ctx.fail(tok, f"figure script `{src}` must stand alone in its paragraph")
+        elif not re.match(r"^[a-z]+:|^/", src):
+            found = local_image(ctx, src)
+            if found is None:
+                ctx.fail(tok, f"image not found: {src}",
+                         f"put it in {ctx.chapter.path.parent.name}/ or manuscripts/ (paths are "
+                         "relative to the chapter file)")
+            else:
+                ctx.assets[src] = found
         return f'<img src="{html.escape(src)}" alt="{html.escape(alt)}" loading="lazy">'
+
+    def link_open(self, tokens, idx, options, env):
+        tok = tokens[idx]
+        href = str(tok.attrs.get("href", ""))
+        if not re.match(r"^[a-z]+:|^/|^#", href):
+            path, _, fragment = href.partition("#")
+            if path.endswith(".md"):
+                ctx: RenderContext = env["ctx"]
+                slug = ctx.chapter_files.get(Path(path).name)
+                if slug is None:
+                    ctx.fail(tok, f"link to unknown chapter file `{path}`",
+                             "link to a file listed in manuscripts/book.yml, or use @sec-… ")
+                else:
+                    tok.attrs["href"] = f"{slug}.html" + (f"#{fragment}" if fragment else "")
+        return self.renderToken(tokens, idx, options, env)
+
+
+def local_image(ctx: RenderContext, src: str) -> Path | None:
+    """An image path relative to the chapter; translations fall back to the original's file."""
+    clean = Path(src.split("#")[0].split("?")[0])
+    if ".." in clean.parts:
+        return None
+    for base in (ctx.chapter.path.parent, ctx.chapter.path.parent.parent / "manuscripts"):
+        candidate = base / clean
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def math_source(ctx: RenderContext, tok: Token, tag: str | None = None) -> str:

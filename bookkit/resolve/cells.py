@@ -137,7 +137,9 @@ def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResu
                     f"    {text}"))
             targets = []
             if isinstance(stmt, ast.Assign):
-                targets = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+                for target in stmt.targets:
+                    elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                    targets += [t.id for t in elts if isinstance(t, ast.Name)]
                 expr = stmt.value
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 targets, expr = [stmt.target.id], stmt.value
@@ -181,10 +183,11 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
             continue
         payload = [(c.line, c.code) for c in cells]
         key = key_of("cells", str(chapter.path.relative_to(root)), payload, versions)
-        hit = cache.get("cells", key)
+        deps: dict = {}
+        hit = cache.get("cells", key, deps)
         if hit is not None:
             results[chapter.number] = CellResults(chapter=chapter.number, values=hit,
-                                                  shown_cells=shown, executed=False)
+                                                  shown_cells=shown, deps=deps, executed=False)
             continue
         keys[chapter.number] = (key, shown)
         jobs.append((str(chapter.number), execute_cells, (str(chapter.path), payload,

@@ -49,7 +49,7 @@ def _setup_matplotlib():
     plt.rcParams.update({
         "svg.hashsalt": "bookkit",          # deterministic element ids
         "svg.fonttype": "path",             # readers need no CJK font to see the figure
-        "pdf.fonttype": 42,
+        "pdf.fonttype": 3,            # Type 3: 25x faster than subsetting the CJK TTC (Type 42)
         "axes.unicode_minus": False,
         "figure.dpi": 100,
         "font.size": 10,
@@ -116,8 +116,12 @@ def draw_figure(script: str, lang: str, root: str) -> JobResult:
 
 
 def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: Path,
-                    workers: int = 2, timeout: float = 60.0, progress=None) -> dict:
-    """Render every (figure, language) once, into out_dir/<id>.<lang>.{svg,pdf}."""
+                    workers: int = 2, timeout: float = 60.0, progress=None,
+                    drawn: list | None = None, deps_out: dict | None = None) -> dict:
+    """Render every (figure, language) once, into out_dir/<id>.<lang>.{svg,pdf}.
+
+    `drawn`, if given, receives the "figure|lang" names that were not in the cache.
+    """
     versions = library_versions()
     images: dict[tuple[str, str], FigureImage] = {}
     jobs, keys = [], {}
@@ -131,16 +135,25 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                              "put it in manuscripts/figures/ and refer to it as figures/NAME.py")
         code = task.script.read_bytes()
         key = key_of("figure", code, lang, versions, FONT_FAMILIES[lang])
-        hit = cache.get("figures", key)
         name = f"{fid}|{lang}"
+        deps: dict = {}
+        hit = cache.get("figures", key, deps)
+        if deps_out is not None:
+            deps_out[name] = deps
         if hit is not None:
             images[(fid, lang)] = _write(out_dir, fid, lang, hit)
             continue
         keys[name] = key
         jobs.append((name, draw_figure, (str(task.script), lang, str(root))))
+    if drawn is not None:
+        drawn.extend(name for name, _f, _a in jobs)
     if jobs:
         if progress:
             progress(f"drawing {len(jobs)} figure image(s) on {workers} worker(s)")
+        # Forked workers inherit an imported matplotlib with the CJK fonts registered: about
+        # 1 s less per figure than importing it in every job. matplotlib is not a local
+        # module, so dependency recording (local files only) is unaffected.
+        _setup_matplotlib()
         done = run_jobs(jobs, workers=workers, timeout=timeout)
         errors = []
         for name, result in sorted(done.items()):
@@ -152,6 +165,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                               + (last[-1] if last else "failed"))
                 continue
             cache.put("figures", keys[name], result.value, result.deps)
+            if deps_out is not None:
+                deps_out[name] = result.deps or {}
             images[(fid, lang)] = _write(out_dir, fid, lang, result.value)
         if errors:
             raise BuildError(None, None, "\n".join(errors))

@@ -11,12 +11,25 @@ if str(ROOT) not in sys.path:
 from bookkit.build import BuildOptions, Builder  # noqa: E402
 
 
+SHARED_CACHE = ROOT / ".cache" / "bookkit"
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The whole embedded book, built once for the session."""
+    """The whole embedded book, built once for the session (this also warms the shared cache
+    that tests on copies of the book start from)."""
     out = tmp_path_factory.mktemp("site") / "site"
     Builder(BuildOptions(root=ROOT, out=out, quiet=True)).build()
     return out
+
+
+@pytest.fixture
+def warm_cache(built_site, tmp_path) -> Path:
+    """A private copy of the warm cache: cache entries record dependencies relative to the
+    book root, so they stay valid for a copy of the book."""
+    dest = tmp_path / "cache"
+    shutil.copytree(SHARED_CACHE, dest)
+    return dest
 
 
 def copy_book(dest: Path) -> Path:

@@ -49,16 +49,20 @@ def test_theme_toggle_persists_without_flash(context_factory, site_url):
 
 def test_language_switcher_keeps_section(context_factory, site_url):
     page = context_factory().new_page()
-    page.goto(site_url + "en/workloads.html#sec-workloads-method")
+    page.goto(site_url + "en/workloads.html")
+    ids = page.evaluate("[...document.querySelectorAll('main h2[id], main h3[id]')].map(h => h.id)")
+    target = ids[len(ids) // 2]
+    page.goto(site_url + f"en/workloads.html#{target}")
     page.click('.langs a[hreflang="zh-Hant"]')
-    page.wait_for_url("**/zh-tw/workloads.html#sec-workloads-method")
-    assert page.locator("#sec-workloads-method").is_visible()
+    page.wait_for_url(f"**/zh-tw/workloads.html#{target}")
+    assert page.locator(f"#{target}").is_visible()
     # Without a hash, the switcher carries the section scrolled to.
+    last = ids[-1]
     page.goto(site_url + "workloads.html")
-    page.evaluate("""document.body.style.paddingBottom = '3000px';
-        document.getElementById('sec-workloads-summary').scrollIntoView()""")
+    page.evaluate(f"""document.body.style.paddingBottom = '3000px';
+        document.getElementById('{last}').scrollIntoView()""")
     page.click('.langs a[hreflang="en"]')
-    page.wait_for_url("**/en/workloads.html#sec-workloads-summary")
+    page.wait_for_url(f"**/en/workloads.html#{last}")
 
 
 def test_arrow_keys_go_to_previous_and_next_chapter(context_factory, site_url):

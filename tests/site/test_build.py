@@ -12,7 +12,6 @@ from bookkit.model import BuildError
 
 ROOT = Path(__file__).resolve().parents[2]
 PREFIXES = ("", "en/", "zh-tw/")
-SHARED_CACHE = ROOT / ".cache" / "bookkit"
 
 
 class Collect(HTMLParser):
@@ -89,19 +88,39 @@ def test_switcher_targets_same_chapter(built_site):
 def test_ids_identical_across_editions(built_site):
     def numbered(p):
         return {i for i in parse(p).ids if i.startswith(("sec-", "fig-", "tbl-", "eq-"))}
-    zh = numbered(built_site / "getting-started.html")
-    assert zh and zh == numbered(built_site / "en" / "getting-started.html") \
-        == numbered(built_site / "zh-tw" / "getting-started.html")
+    for _, _, slug in chapter_plan(ROOT):
+        zh = numbered(built_site / f"{slug}.html")
+        assert zh, slug
+        assert zh == numbered(built_site / "en" / f"{slug}.html"), slug
+        assert zh == numbered(built_site / "zh-tw" / f"{slug}.html"), slug
 
 
 def test_localised_numbers_and_labels(built_site):
-    zh = (built_site / "getting-started.html").read_text()
-    en = (built_site / "en" / "getting-started.html").read_text()
-    tw = (built_site / "zh-tw" / "getting-started.html").read_text()
-    assert "8,640 万" in zh and "86.4 million" in en and "8,640 萬" in tw
-    assert ">图 1-1<" in zh and ">Figure 1-1<" in en and ">圖 1-1<" in tw
-    # Provenance travels with the number.
-    assert "tokens_per_day = tokens_per_second * seconds_per_day" in en
+    def figure_labels(path):
+        return re.findall(r'<figcaption><span class="capno">([^<]+)</span>', path.read_text())
+    zh = figure_labels(built_site / "getting-started.html")
+    assert zh and all(re.fullmatch(r"图 1-\d+", x) for x in zh)
+    assert figure_labels(built_site / "en" / "getting-started.html") == [
+        x.replace("图", "Figure") for x in zh]
+    assert figure_labels(built_site / "zh-tw" / "getting-started.html") == [
+        x.replace("图", "圖") for x in zh]
+
+
+def test_bound_numbers_render_per_edition_with_provenance(book_copy, tmp_path, warm_cache):
+    for edition, sentence in (("manuscripts", "参数 {{ big | count sig=5 }}。"),
+                              ("book-en", "Parameters {{ big | count sig=5 }}."),
+                              ("book-zh-tw", "參數 {{ big | count sig=5 }}。")):
+        path = book_copy / edition / "12-outlook.md"
+        extra = "\n```calc\nlayers = 80\nbig = 70553706496 + 0 * layers\n```\n" \
+            if edition == "manuscripts" else ""
+        path.write_text(path.read_text() + extra + "\n" + sentence + "\n")
+    out = tmp_path / "out"
+    Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=warm_cache)).build()
+    assert "705.54 亿" in (out / "outlook.html").read_text()
+    en = (out / "en" / "outlook.html").read_text()
+    assert "70.554 billion" in en and "705.54 億" in (out / "zh-tw" / "outlook.html").read_text()
+    # Provenance: the expression and the inputs it used travel with the number.
+    assert "big = 70553706496 + 0 * layers; layers = 80" in en
 
 
 def test_build_is_deterministic(built_site, tmp_path):
@@ -113,36 +132,32 @@ def test_build_is_deterministic(built_site, tmp_path):
     assert [k for k in first if first[k] != second[k]] == []
 
 
-def _break(book: Path, edition: str, file: str, old: str, new: str) -> int:
-    path = book / edition / file
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
-    return text[: text.index(old)].count("\n") + 1
-
-
-@pytest.mark.parametrize("edition,old,new,message", [
-    ("book-en", "@tbl-workloads-glance", "@tbl-no-such-table", "unknown label `@tbl-no-such-table`"),
-    ("book-zh-tw", "{{ tokens_per_second }}", "{{ tokens_per_sec }}", "unknown name `tokens_per_sec`"),
-    ("manuscripts", "tokens_per_second = 1000", "tokens_per_second = 1 / 0", "ZeroDivisionError"),
+@pytest.mark.parametrize("edition,addition,message", [
+    ("book-en", "See @tbl-no-such-table.", "unknown label `@tbl-no-such-table`"),
+    ("book-zh-tw", "見 {{ tokens_per_sec }}。", "unknown name `tokens_per_sec`"),
+    ("book-en", "Bad {{ 1 / x }}.", "`{{ 1 / x }}` is not a bound reference"),
+    ("book-en", "![](figures/missing.png)", "image not found: figures/missing.png"),
+    ("manuscripts", "```calc\nratio = 1 / 0\n```", "ZeroDivisionError"),
 ])
-def test_source_errors_name_file_and_line_and_keep_previous_site(book_copy, tmp_path, edition, old,
-                                                                  new, message):
+def test_source_errors_name_file_and_line_and_keep_previous_site(book_copy, tmp_path, warm_cache,
+                                                                  edition, addition, message):
     out = tmp_path / "out"
-    builder = Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=SHARED_CACHE))
-    builder.build()
+    Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=warm_cache)).build()
     before = (out / "index.html").read_bytes()
-    line = _break(book_copy, edition, "03-workloads.md", old, new)
+    path = book_copy / edition / "03-workloads.md"
+    text = path.read_text().rstrip("\n") + "\n\n"
+    line = text.count("\n") + 1 + (1 if addition.startswith("```") else 0)
+    path.write_text(text + addition + "\n")
     with pytest.raises(BuildError) as err:
-        Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=SHARED_CACHE)).build()
-    text = err.value.render()
-    assert f"{edition}/03-workloads.md:{line}:" in text
-    assert message in text
+        Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=warm_cache)).build()
+    rendered = err.value.render()
+    assert f"{edition}/03-workloads.md:{line}:" in rendered
+    assert message in rendered
     assert (out / "index.html").read_bytes() == before
 
 
-def test_malformed_front_config_is_reported(book_copy, tmp_path):
+def test_malformed_front_config_is_reported(book_copy, tmp_path, warm_cache):
     (book_copy / "book-en" / "edition.yml").write_text("lang: en\ntitle: [unclosed\n")
     with pytest.raises(BuildError) as err:
-        Builder(BuildOptions(root=book_copy, out=tmp_path / "o", quiet=True, cache_dir=SHARED_CACHE)).build()
+        Builder(BuildOptions(root=book_copy, out=tmp_path / "o", quiet=True, cache_dir=warm_cache)).build()
     assert "book-en/edition.yml:" in err.value.render() and "malformed YAML" in err.value.render()

@@ -1,0 +1,178 @@
+"""Findings of ``scripts/check_site.py``: the finding type, the source checks it runs besides the
+site checks of :mod:`bookkit.check.links`, and the text / JSON output.
+
+A finding is ``where: kind: detail``. ``where`` is ``page#id`` for a built page (the page's path
+under the site root, and the id of the section the problem is in, when there is one), a file
+path under the site (``sitemap.xml``, ``en/search-index.js``) for other site files, and
+``path:line`` for a source file (``book-en/03-workloads.md:12``). ``severity`` is ``error``
+(makes the run fail), ``warning`` (reported, does not fail the run unless ``--strict``) or
+``info`` (listings, such as ``--list-external``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+__all__ = [
+    "Finding", "ERROR", "WARNING", "INFO", "format_text", "format_json", "has_errors",
+    "translation_findings", "stale_findings", "TRANSLATION_EDITIONS",
+]
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+SEVERITIES = (ERROR, WARNING, INFO)
+
+#: translated edition folders and the language the number check reads them in
+TRANSLATION_EDITIONS = (("book-en", "en", "en"), ("book-zh-tw", "zh-tw", "zh-tw"))  # folder, lang, edition key
+ORIGINAL_FOLDER = "manuscripts"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem. ``line`` is the line in the page or source file (1-based), when known."""
+
+    kind: str
+    where: str
+    detail: str
+    severity: str = ERROR
+    line: int | None = None
+
+    def __post_init__(self):
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {self.severity!r}")
+
+    def text(self) -> str:
+        return f"{self.where}: {self.kind}: {self.detail}"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def has_errors(findings: list[Finding]) -> bool:
+    return any(f.severity == ERROR for f in findings)
+
+
+def format_text(findings: list[Finding]) -> str:
+    """One line per finding; warnings and infos are marked so they are not mistaken for errors."""
+    out = []
+    for f in findings:
+        line = f.text()
+        if f.severity == WARNING:
+            line += " (warning)"
+        out.append(line)
+    return "\n".join(out)
+
+
+def format_json(findings: list[Finding]) -> str:
+    return json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2)
+
+
+# --------------------------------------------------------------------------------------------
+# Source checks: translation numbers and staleness, over every chapter pair
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def _resolved_texts(root: Path, out: list[Finding]) -> dict | None:
+    """``bookkit.export.resolved_markdown(root)`` (numbers as rendered) when it exists and works.
+
+    When the sources do not resolve (a :class:`~bookkit.model.BuildError`), that is reported as
+    one ``build-error`` finding and the raw files are compared instead.
+    """
+    try:
+        from bookkit.export import resolved_markdown  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    from bookkit.model import BuildError
+
+    try:
+        return resolved_markdown(root)
+    except BuildError as exc:
+        path = exc.path or "manuscripts/book.yml"
+        try:
+            path = Path(path).resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            pass
+        line = exc.line or 1
+        detail = f"{exc.message} ({exc.hint}); numbers compared on the raw Markdown" if exc.hint else \
+            f"{exc.message}; numbers compared on the raw Markdown"
+        out.append(Finding("build-error", f"{path}:{line}", detail, ERROR, line))
+        return None
+
+
+def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
+    """The number check (:func:`bookkit.check.numbers.check_pair`) over every chapter pair.
+
+    Reads the resolved Markdown when :mod:`bookkit.export` provides it (and ``resolved``), the
+    raw chapter files otherwise (bound references are then compared by name).
+    """
+    from bookkit.check.numbers import check_pair
+    from bookkit.load import chapter_plan
+
+    root = Path(root)
+    out: list[Finding] = []
+    texts = _resolved_texts(root, out) if resolved else None
+    for _number, file, _slug in chapter_plan(root):
+        opath = f"{ORIGINAL_FOLDER}/{file}"
+        original = texts.get(("zh", file)) if texts else None
+        if original is None:
+            original = _read(root / opath)
+        if original is None:
+            out.append(Finding("missing-file", f"{opath}:1", "chapter listed in manuscripts/book.yml does not exist"))
+            continue
+        for folder, lang, key in TRANSLATION_EDITIONS:
+            tpath = f"{folder}/{file}"
+            translation = texts.get((key, file)) if texts else None
+            if translation is None:
+                translation = _read(root / tpath)
+            if translation is None:
+                out.append(Finding("missing-file", f"{tpath}:1", f"no translation of {opath}"))
+                continue
+            for f in check_pair(original, translation, lang, opath, tpath):
+                line = f.translation_line if f.translation_line is not None else 1
+                out.append(Finding(f.kind, f"{tpath}:{line}", f.message, ERROR, line))
+    return out
+
+
+def _section_lines(text: str, lang: str) -> dict[str, int]:
+    from bookkit.check.numbers import parse_document
+
+    return {sec.id: sec.line for sec in parse_document(text, lang).sections}
+
+
+def stale_findings(root: Path, strict: bool = False) -> list[Finding]:
+    """Translated sections whose original changed since they were synced (warnings; errors if ``strict``).
+
+    Placed at the section's heading in the translation (line 1 when the translation does not
+    have that section).
+    """
+    from bookkit.check.staleness import load_sync_record, stale_sections, sync_record_path
+    from bookkit.load import chapter_plan
+
+    root = Path(root)
+    severity = ERROR if strict else WARNING
+    out: list[Finding] = []
+    for _number, file, _slug in chapter_plan(root):
+        original = _read(root / ORIGINAL_FOLDER / file)
+        if original is None:
+            continue
+        for folder, lang, _key in TRANSLATION_EDITIONS:
+            tpath = f"{folder}/{file}"
+            translation = _read(root / tpath)
+            lines = _section_lines(translation, lang) if translation is not None else {}
+            record_path = sync_record_path(root / folder, file)
+            try:
+                record = load_sync_record(record_path)
+            except (ValueError, json.JSONDecodeError) as exc:
+                rel = record_path.relative_to(root).as_posix()
+                out.append(Finding("stale", f"{rel}:1", f"unreadable sync record: {exc}", ERROR, 1))
+                continue
+            for sid, reason in stale_sections(original, record):
+                line = lines.get(sid, 1)
+                out.append(Finding("stale", f"{tpath}:{line}", f"section {sid}: {reason}", severity, line))
+    return out

@@ -1,0 +1,53 @@
+"""Composition of the FLOPs of one fresh Qwen3-8B prefill (lm_head at the last position only)
+across prompt lengths: linear layers, causal attention (QK^T, PV and softmax) and everything else."""
+from calculations import formulas, models
+
+SIZE = (6.4, 4.4)
+MODEL = "qwen3-8b"
+LENGTHS = (512, 2048, 8192, 32768, 131072)
+STRINGS = {
+    "zh-Hans": {"x": "提示长度（词元）", "y": "占预填充总 FLOPs 的比例",
+                "title": "Qwen3-8B 预填充的计算量构成", "linear": "线性层（投影与 MLP）",
+                "attention": "因果注意力（含 softmax）", "other": "其他（归一化、RoPE、lm_head 等）",
+                "total": "{v} TFLOP"},
+    "en": {"x": "Prompt length (tokens)", "y": "Share of total prefill FLOPs",
+           "title": "What the FLOPs of a Qwen3-8B prefill are spent on",
+           "linear": "linear layers (projections and MLP)", "attention": "causal attention (with softmax)",
+           "other": "other (norms, RoPE, lm_head, ...)", "total": "{v} TFLOP"},
+    "zh-Hant": {"x": "提示長度（詞元）", "y": "佔預填充總 FLOPs 的比例",
+                "title": "Qwen3-8B 預填充的計算量構成", "linear": "線性層（投影與 MLP）",
+                "attention": "因果注意力（含 softmax）", "other": "其他（正規化、RoPE、lm_head 等）",
+                "total": "{v} TFLOP"},
+}
+
+
+def draw(fig, t):
+    ax = fig.add_subplot()
+    model = models.get(MODEL)
+    linear, attention, other, totals = [], [], [], []
+    for n in LENGTHS:
+        kinds = formulas.forward(model, tokens=n).flops_by_kind()
+        total = sum(kinds.values())
+        attn = kinds.get("attention", 0) + kinds.get("softmax", 0)
+        lin = kinds.get("linear", 0)
+        linear.append(lin / total)
+        attention.append(attn / total)
+        other.append((total - lin - attn) / total)
+        totals.append(total)
+    xs = range(len(LENGTHS))
+    ax.bar(xs, linear, color="#4c72b0", label=t["linear"])
+    ax.bar(xs, attention, bottom=linear, color="#dd8452", label=t["attention"])
+    ax.bar(xs, other, bottom=[a + b for a, b in zip(linear, attention)], color="#8c8c8c", label=t["other"])
+    for x, total in zip(xs, totals):
+        ax.annotate(t["total"].format(v=f"{float(f'{total / 1e12:.3g}'):,g}"), (x, 1.0), textcoords="offset points",
+                    xytext=(0, 3), ha="center", fontsize=7)
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels([f"{n:,}" for n in LENGTHS])
+    ax.set_ylim(0, 1.1)
+    ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
+    ax.set_yticklabels(["0%", "25%", "50%", "75%", "100%"])
+    ax.set_xlabel(t["x"])
+    ax.set_ylabel(t["y"])
+    ax.set_title(t["title"], fontsize=10)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, frameon=False)
+    fig.subplots_adjust(bottom=0.25)

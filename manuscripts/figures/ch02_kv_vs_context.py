@@ -1,0 +1,53 @@
+"""KV cache of one sequence against context length: GQA, MHA, MLA, sliding windows, constant state."""
+from calculations import formulas, hardware, models
+
+SIZE = (6.6, 4.8)
+STRINGS = {
+    "zh-Hans": {"x": "上下文长度（词元，对数坐标）", "y": "单条序列的 KV 缓存（GB，对数坐标）",
+                "title": "KV 缓存随上下文增长：注意力结构决定斜率",
+                "llama": "Llama-3.1-70B（GQA）", "llama_mha": "同形状改为 MHA（假设）",
+                "ds": "DeepSeek-V3（MLA）", "oss": "gpt-oss-120b（GQA + 滑动窗口）",
+                "linear": "同形状的线性注意力状态（假设，恒定）", "hbm": "H200 HBM 容量"},
+    "en": {"x": "Context length (tokens, log scale)", "y": "KV cache of one sequence (GB, log scale)",
+           "title": "KV cache grows with context: attention design sets the slope",
+           "llama": "Llama-3.1-70B (GQA)", "llama_mha": "same shape as MHA (hypothetical)",
+           "ds": "DeepSeek-V3 (MLA)", "oss": "gpt-oss-120b (GQA + sliding window)",
+           "linear": "linear-attention state, same shape (hypothetical, constant)", "hbm": "H200 HBM capacity"},
+    "zh-Hant": {"x": "上下文長度（詞元，對數座標）", "y": "單條序列的 KV 快取（GB，對數座標）",
+                "title": "KV 快取隨上下文增長：注意力結構決定斜率",
+                "llama": "Llama-3.1-70B（GQA）", "llama_mha": "同形狀改為 MHA（假設）",
+                "ds": "DeepSeek-V3（MLA）", "oss": "gpt-oss-120b（GQA + 滑動視窗）",
+                "linear": "同形狀的線性注意力狀態（假設，恆定）", "hbm": "H200 HBM 容量"},
+}
+
+
+def draw(fig, t):
+    ax = fig.add_subplot()
+    contexts = [2 ** i for i in range(7, 21)]
+    llama = models.get("llama-3.1-70b")
+    ds = models.get("deepseek-v3")
+    oss = models.get("gpt-oss-120b")
+    mha_per_token = formulas.nbytes(2 * llama.num_layers * llama.num_heads * llama.head_dim, "bf16")
+    state = formulas.nbytes(llama.num_layers * llama.num_heads * llama.head_dim * llama.head_dim, "bf16")
+    gb = 1e9
+    ax.plot(contexts, [mha_per_token * c / gb for c in contexts], color="#8172B2", linestyle="--",
+            label=t["llama_mha"])
+    ax.plot(contexts, [formulas.kv_cache_bytes(llama, c) / gb for c in contexts], color="#4C72B0",
+            label=t["llama"])
+    ax.plot(contexts, [formulas.kv_cache_bytes(oss, c) / gb for c in contexts], color="#55A868",
+            label=t["oss"])
+    ax.plot(contexts, [formulas.kv_cache_bytes(ds, c) / gb for c in contexts], color="#C44E52",
+            label=t["ds"])
+    ax.plot(contexts, [state / gb for _ in contexts], color="#937860", linestyle=":", label=t["linear"])
+    cap = hardware.get("h200").hbm_bytes / gb
+    ax.axhline(cap, color="#333333", linewidth=1)
+    ax.annotate(t["hbm"], (contexts[-1], cap), textcoords="offset points", xytext=(-2, -11), fontsize=7.5,
+                ha="right")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(t["x"])
+    ax.set_ylabel(t["y"])
+    ax.set_title(t["title"], fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+    fig.tight_layout()

@@ -1,0 +1,45 @@
+"""Concurrent KV cache of a chat service against request rate (Little's law), two prompt lengths."""
+from calculations import formulas, hardware, models
+
+SIZE = (6.4, 3.8)
+MODEL, DEVICE = "llama-3.1-8b", "h100"
+PROMPTS = (2000, 8000)
+OUTPUT_TOKENS = 500
+TTFT_S, TPOT_S = 0.5, 0.05
+GPU_LINES = (1, 8)
+
+STRINGS = {
+    "zh-Hans": {"x": "到达率（请求/秒）", "y": "同时驻留的 KV 缓存（GB）",
+                "title": "Little 定律：KV 缓存 = 到达率 × 停留时间 × 每请求 KV",
+                "prompt": "提示 {n} 词元", "gpus": "{n} 张 H100 的空余显存"},
+    "en": {"x": "Request rate (requests/s)", "y": "Concurrent KV cache (GB)",
+           "title": "Little's law: KV cache = rate × residence time × KV per request",
+           "prompt": "prompt {n} tokens", "gpus": "free HBM, {n} × H100"},
+    "zh-Hant": {"x": "到達率（請求/秒）", "y": "同時駐留的 KV 快取（GB）",
+                "title": "Little 定律：KV 快取 = 到達率 × 停留時間 × 每請求 KV",
+                "prompt": "提示 {n} 詞元", "gpus": "{n} 張 H100 的空餘記憶體"},
+}
+
+
+def draw(fig, t):
+    m = models.get(MODEL)
+    h = hardware.get(DEVICE)
+    kv_per_token = formulas.kv_bytes_per_token(m, dtype="bf16")
+    free = h.hbm_bytes - formulas.nbytes(m.params_total, "bf16")
+    residence = TTFT_S + OUTPUT_TOKENS * TPOT_S
+    rates = [r / 2 for r in range(1, 101)]
+    ax = fig.add_subplot()
+    for p in PROMPTS:
+        per_request = (p + OUTPUT_TOKENS // 2) * kv_per_token
+        ax.plot(rates, [r * residence * per_request / 1e9 for r in rates], label=t["prompt"].format(n=p))
+    for n, style in zip(GPU_LINES, ("--", ":")):
+        ax.axhline(n * free / 1e9, color="gray", linestyle=style, linewidth=1)
+        ax.annotate(t["gpus"].format(n=n), (rates[-1], n * free / 1e9), textcoords="offset points",
+                    xytext=(-2, -11), ha="right", fontsize=8, color="dimgray")
+    ax.set_yscale("log")
+    ax.set_xlim(0, rates[-1])
+    ax.set_xlabel(t["x"])
+    ax.set_ylabel(t["y"])
+    ax.set_title(t["title"], fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left")

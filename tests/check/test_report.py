@@ -1,0 +1,116 @@
+"""The source checks run by check_site.py (translation numbers, staleness) and the output formats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bookkit.check import report
+from bookkit.check.report import ERROR, WARNING, Finding, format_json, format_text, has_errors
+from bookkit.check.staleness import mark_synced, save_sync_record, sync_record_path
+
+ORIGINAL = """# 负载 {#sec-load}
+
+一天有 86400 秒。
+
+## 方法 {#sec-load-method}
+
+每秒 1000 个词元。
+"""
+EN = """# Workloads {#sec-load}
+
+A day has 86400 seconds.
+
+## Method {#sec-load-method}
+
+1000 tokens per second.
+"""
+TW = """# 負載 {#sec-load}
+
+一天有 86400 秒。
+
+## 方法 {#sec-load-method}
+
+每秒 1000 個詞元。
+"""
+
+
+@pytest.fixture
+def book(tmp_path) -> Path:
+    root = tmp_path / "book"
+    for folder, text in (("manuscripts", ORIGINAL), ("book-en", EN), ("book-zh-tw", TW)):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "01-load.md").write_text(text, encoding="utf-8")
+    (root / "manuscripts" / "book.yml").write_text(
+        "site_url: https://example.org/book/\nchapters:\n  - {file: 01-load.md, slug: load}\n", encoding="utf-8")
+    return root
+
+
+def test_translations_clean(book):
+    assert report.translation_findings(book, resolved=False) == []
+
+
+def test_translation_number_changed_is_reported_at_the_translation_line(book):
+    p = book / "book-en" / "01-load.md"
+    p.write_text(EN.replace("1000 tokens", "100 tokens"), encoding="utf-8")
+    found = report.translation_findings(book, resolved=False)
+    assert found and all(f.where == "book-en/01-load.md:7" and f.severity == ERROR for f in found)
+    assert found[0].kind in ("changed", "missing", "extra")
+    assert found[0].line == 7
+
+
+def test_missing_translation_file(book):
+    (book / "book-zh-tw" / "01-load.md").unlink()
+    found = report.translation_findings(book, resolved=False)
+    assert [(f.kind, f.where) for f in found] == [("missing-file", "book-zh-tw/01-load.md:1")]
+
+
+def test_stale_sections_are_warnings_unless_strict(book):
+    for folder in ("book-en", "book-zh-tw"):
+        save_sync_record(sync_record_path(book / folder, "01-load.md"), mark_synced(ORIGINAL, {}))
+    assert report.stale_findings(book) == []
+    (book / "manuscripts" / "01-load.md").write_text(ORIGINAL.replace("1000", "2000"), encoding="utf-8")
+    found = report.stale_findings(book)
+    assert [(f.kind, f.where, f.severity) for f in found] == [
+        ("stale", "book-en/01-load.md:5", WARNING), ("stale", "book-zh-tw/01-load.md:5", WARNING)]
+    assert "sec-load-method" in found[0].detail and "original changed" in found[0].detail
+    assert not has_errors(found)
+    assert has_errors(report.stale_findings(book, strict=True))
+
+
+def test_formats():
+    fs = [Finding("broken-anchor", "en/a.html#sec-x", 'href "b.html#y" has no target', ERROR, 3),
+          Finding("stale", "book-en/a.md:5", "section s: original changed", WARNING, 5)]
+    assert format_text(fs).splitlines() == [
+        'en/a.html#sec-x: broken-anchor: href "b.html#y" has no target',
+        "book-en/a.md:5: stale: section s: original changed (warning)"]
+    data = json.loads(format_json(fs))
+    assert data[0] == {"kind": "broken-anchor", "where": "en/a.html#sec-x", "detail": 'href "b.html#y" has no target',
+                       "severity": "error", "line": 3}
+    with pytest.raises(ValueError):
+        Finding("x", "y", "z", "fatal")
+
+
+def test_resolved_texts_are_used_when_bookkit_export_provides_them(book, monkeypatch):
+    import bookkit.export
+
+    resolved = {("zh", "01-load.md"): ORIGINAL, ("en", "01-load.md"): EN.replace("86400", "86,401"),
+                ("zh-tw", "01-load.md"): TW}
+    monkeypatch.setattr(bookkit.export, "resolved_markdown", lambda root: resolved)
+    found = report.translation_findings(book)
+    assert found and {f.where for f in found} == {"book-en/01-load.md:3"}
+    assert report.translation_findings(book, resolved=False) == []  # the raw files agree
+
+
+def test_unresolvable_book_is_one_build_error_then_raw_comparison(book, monkeypatch):
+    import bookkit.export
+    from bookkit.model import BuildError
+
+    def fail(root):
+        raise BuildError(root / "manuscripts" / "01-load.md", 4, "unknown cell `x`")
+
+    monkeypatch.setattr(bookkit.export, "resolved_markdown", fail)
+    found = report.translation_findings(book)
+    assert [(f.kind, f.where, f.severity) for f in found] == [("build-error", "manuscripts/01-load.md:4", ERROR)]
