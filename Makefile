@@ -18,7 +18,7 @@ check: site
 	$(PY) scripts/check_site.py
 
 test: setup
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -n 2 --dist loadfile tests
 
 pdf: setup
 	bash book/build_pdf.sh

@@ -28,21 +28,33 @@ def build_site_main(argv: list[str] | None = None) -> int:
                         help="seconds a chapter's cells or a figure may run (default 60)")
     parser.add_argument("--quiet", action="store_true")
     args = parser.parse_args(argv)
+    from . import uptodate
+    out = args.out.resolve()
+    options = [str(out), sorted(args.edition or []), args.workers, args.cell_timeout]
+    fast = not (args.clean or args.no_cache or args.serve)
+    if fast and uptodate.is_up_to_date(ROOT, out, options):
+        if not args.quiet:
+            print(f"{out} is up to date (no input changed)", file=sys.stderr)
+        return 0
     if args.clean:
         shutil.rmtree(ROOT / ".cache" / "bookkit", ignore_errors=True)
         shutil.rmtree(ROOT / "build" / "figures", ignore_errors=True)
-    builder = Builder(BuildOptions(root=ROOT, out=args.out.resolve(), editions=args.edition,
+    builder = Builder(BuildOptions(root=ROOT, out=out, editions=args.edition,
                                    use_cache=not args.no_cache, workers=args.workers,
                                    cell_timeout=args.cell_timeout, quiet=args.quiet))
     if args.serve:
         from .serve import serve
         return serve(builder, args.port)
     try:
+        before = uptodate.fingerprint(ROOT, options)
         report = builder.build()
     except BuildError as exc:
         print(f"error: {exc.render()}", file=sys.stderr)
         print("build failed; the previous site (if any) is intact", file=sys.stderr)
         return 1
+    # Only if nothing changed while building: an edit made mid-build must trigger a rebuild.
+    if uptodate.fingerprint(ROOT, options) == before:
+        uptodate.record(ROOT, out, options)
     if not args.quiet:
         t = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in report.timings.items())
         print(f"built {report.pages} pages into {args.out} in {report.seconds:.2f} s "

@@ -65,6 +65,10 @@ class Builder:
                            enabled=options.use_cache, base=self.root)
         self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
         self._last_manifest: dict[str, str] | None = None
+        self._search_code: str | None = None
+        self._rendered: dict[tuple, tuple] = {}    # chapter inputs -> (html, assets, errors, docs)
+        self._pages: dict[tuple, dict] = {}        # edition inputs -> page files
+        self._figure_memo: dict[str, tuple] = {}   # cache key -> (deps, FigureImage)
         # What the last resolve actually executed (not served from cache); tests read it.
         self.executed_cells: list[int] = []
         self.drawn_figures: list[str] = []
@@ -111,7 +115,8 @@ class Builder:
         self.drawn_figures, self.figure_deps = [], {}
         figures = resolve_figures(tasks, self.root, self.cache, self.root / "build" / "figures",
                                   self.opt.workers, self.opt.cell_timeout, progress=self.log,
-                                  drawn=self.drawn_figures, deps_out=self.figure_deps)
+                                  drawn=self.drawn_figures, deps_out=self.figure_deps,
+                                  memo=self._figure_memo)
         t3 = time.perf_counter()
         timings = {"cells": t1 - t0, "numbering": t2 - t1, "figures": t3 - t2}
         return cells, outlines, labels, figures, timings
@@ -124,7 +129,7 @@ class Builder:
         config = site_config(self.root)
         cells, outlines, labels, figures, timings = self.resolve(book)
         report.cells_executed = sum(1 for c in cells.values() if c.executed)
-        sizes = {k: svg_size(v.svg.read_bytes()) for k, v in figures.items()}
+        sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
 
         contexts = {}
         formulas: set = set()
@@ -158,26 +163,46 @@ class Builder:
                 continue
             bodies, has_math, docs = {}, {}, []
             prefix = edition.info.url_prefix
+            labels_digest = _digest(sorted(labels[key].items()))
             for chapter in edition.chapters:
                 tokens, env = self.parsed(chapter)
                 ctx = contexts[(key, chapter.number)]
                 ctx.math = math
                 ctx.errors = []
-                bodies[chapter.slug] = render_chapter(tokens, env, ctx)
-                for site_path, source in ctx.assets.items():
+                # Everything a chapter's HTML depends on; under --serve an edit re-renders
+                # only the chapters whose inputs changed.
+                memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0], labels_digest,
+                            _digest(sorted(ctx.values.items())), _digest(sorted(sizes.items())),
+                            _digest(sorted(math_for(tokens, ctx, math))))
+                memo = self._rendered.get(memo_key)
+                if memo is None:
+                    body = render_chapter(tokens, env, ctx)
+                    memo = (body, dict(ctx.assets), list(ctx.errors),
+                            section_docs(tokens, ctx, outlines[key][chapter.number]))
+                    if not ctx.errors:
+                        self._rendered[memo_key] = memo
+                body, assets, chapter_errors, chapter_docs = memo
+                bodies[chapter.slug] = body
+                for site_path, source in assets.items():
                     files[prefix + site_path] = source.read_bytes()
-                has_math[chapter.slug] = 'class="katex' in bodies[chapter.slug]
-                errors.extend(ctx.errors)
-                docs.extend(section_docs(tokens, ctx, outlines[key][chapter.number]))
+                has_math[chapter.slug] = 'class="katex' in body
+                errors.extend(chapter_errors)
+                docs.extend(chapter_docs)
             if errors:
                 continue
-            pages = render_pages(env_j, edition.info, editions_info, outlines[key], bodies,
-                                 has_math, config, version)
+            pages_key = (key, _digest(sorted(bodies.items())), labels_digest, version,
+                         _digest([(o.title, o.sections) for o in outlines[key]]))
+            pages = self._pages.get(pages_key)
+            if pages is None:
+                pages = render_pages(env_j, edition.info, editions_info, outlines[key], bodies,
+                                     has_math, config, version)
+                self._pages = {k: v for k, v in self._pages.items() if k[0] != key}
+                self._pages[pages_key] = pages
             for name, data in pages.items():
                 files[prefix + name] = data
                 if name != "404.html":
                     sitemap_urls.append(prefix + (name if name != "index.html" else ""))
-            for asset, data in build_search_assets(docs, edition.info.lang).items():
+            for asset, data in self.search_assets(docs, edition.info.lang).items():
                 files[prefix + asset] = data
             for (fid, lang), image in figures.items():
                 if lang == edition.info.lang:
@@ -196,6 +221,21 @@ class Builder:
         report.timings = timings
         report.seconds = time.perf_counter() - start
         return report
+
+    def search_assets(self, docs: list[SearchDoc], lang: str) -> dict[str, bytes]:
+        """The edition's search index, rebuilt only when its sections' text changed."""
+        from .cache import key_of
+        from .render import cjk, search
+        if self._search_code is None:
+            self._search_code = sha256_bytes(Path(search.__file__).read_bytes()
+                                             + Path(cjk.__file__).read_bytes())
+        key = key_of("search", lang, self._search_code,
+                     [(d.url, d.chapter, d.section, d.text) for d in docs])
+        hit = self.cache.get("search", key)
+        if hit is None:
+            hit = build_search_assets(docs, lang)
+            self.cache.put("search", key, hit)
+        return hit
 
     def write(self, files: dict[str, bytes]) -> tuple[bool, int]:
         """Write the site atomically: build a new tree beside the old one, then swap.
@@ -234,6 +274,22 @@ class Builder:
             shutil.rmtree(trash)
         self._last_manifest = manifest
         return True, written
+
+
+def _head(path: Path, size: int = 600) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read(size)
+
+
+def _digest(obj) -> str:
+    return hashlib.sha256(repr(obj).encode()).hexdigest()
+
+
+def math_for(tokens, ctx: RenderContext, math: dict) -> list:
+    """The rendered formulas a chapter uses (part of its render key)."""
+    wanted: set = set()
+    collect_math(tokens, ctx, wanted)
+    return [(k, str(math.get(k))[:64]) for k in wanted]
 
 
 def _unique(errors: list[BuildError]) -> list[BuildError]:

@@ -14,7 +14,7 @@ import pickle
 import sys
 from pathlib import Path
 
-CACHE_VERSION = "2"
+CACHE_VERSION = "3"
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -28,15 +28,28 @@ class DependencyRecorder:
 
     def __init__(self, root: str, ignore: tuple[str, ...] = ()) -> None:
         self.root = root.rstrip("/") + "/"
-        self.ignore = ignore
+        # Installed packages are versioned in the cache key, not hashed file by file (a venv
+        # or node_modules inside the book folder would otherwise add hundreds of deps).
+        self.ignore = tuple(ignore) + (os.path.join(self.root, ".venv"),
+                                       os.path.join(self.root, "website", "node_modules"),
+                                       os.path.realpath(sys.prefix))
         self.files: set[str] = set()
+        # A forked job inherits the parent's modules. Forget the book's own modules (e.g.
+        # `calculations`, imported by a test or an earlier in-process draw) so that the job
+        # imports them again and they, and the data files they load lazily, are recorded.
+        for name, module in list(sys.modules.items()):
+            path = getattr(module, "__file__", None) or ""
+            if (os.path.abspath(path).startswith(self.root) and not name.startswith("bookkit")
+                    and not os.path.abspath(path).startswith(self.ignore)):
+                del sys.modules[name]
         self._modules_before = set(sys.modules)
         sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
         if event == "open" and args and isinstance(args[0], str):
             path = os.path.abspath(args[0])
-            if path.startswith(self.root) and not path.startswith(self.ignore):
+            if (path.startswith(self.root) and not path.startswith(self.ignore)
+                    and "/site-packages/" not in path):
                 mode = args[1] if len(args) > 1 else "r"
                 if not isinstance(mode, str) or ("w" not in mode and "a" not in mode):
                     self.files.add(path)
@@ -44,7 +57,9 @@ class DependencyRecorder:
     def collect(self, hasher: Callable[[str], str | None]) -> dict[str, str]:
         for name in set(sys.modules) - self._modules_before:
             path = getattr(sys.modules.get(name), "__file__", None)
-            if path and os.path.abspath(path).startswith(self.root):
+            if (path and os.path.abspath(path).startswith(self.root)
+                    and not os.path.abspath(path).startswith(self.ignore)
+                    and "/site-packages/" not in path):
                 self.files.add(os.path.abspath(path))
         # Relative to the book root, so a cache stays valid in a copy of the book (tests, CI).
         deps = {}

@@ -110,6 +110,7 @@ def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResu
     import sys
     if root not in sys.path:
         sys.path.insert(0, root)
+    os.chdir(root)   # relative paths in cells and figure scripts mean the book root (forked job)
     recorder = DependencyRecorder(root, ignore=(os.path.join(root, "build"),
                                                 os.path.join(root, ".cache")))
     namespace: dict = {"__name__": "__chapter__"}

@@ -66,6 +66,7 @@ def draw_figure(script: str, lang: str, root: str) -> JobResult:
 
     if root not in sys.path:
         sys.path.insert(0, root)
+    os.chdir(root)   # relative paths in cells and figure scripts mean the book root (forked job)
     recorder = DependencyRecorder(root, ignore=(os.path.join(root, "build"),
                                                 os.path.join(root, ".cache")))
     recorder.files.add(os.path.abspath(script))
@@ -117,7 +118,8 @@ def draw_figure(script: str, lang: str, root: str) -> JobResult:
 
 def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: Path,
                     workers: int = 2, timeout: float = 60.0, progress=None,
-                    drawn: list | None = None, deps_out: dict | None = None) -> dict:
+                    drawn: list | None = None, deps_out: dict | None = None,
+                    memo: dict | None = None) -> dict:
     """Render every (figure, language) once, into out_dir/<id>.<lang>.{svg,pdf}.
 
     `drawn`, if given, receives the "figure|lang" names that were not in the cache.
@@ -136,12 +138,22 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         code = task.script.read_bytes()
         key = key_of("figure", code, lang, versions, FONT_FAMILIES[lang])
         name = f"{fid}|{lang}"
+        remembered = memo.get(key) if memo is not None else None
+        if remembered is not None and cache.enabled and all(
+                cache.hasher(str(root / dep)) == digest for dep, digest in remembered[0].items()):
+            # Same process, same inputs, files already written: no unpickling, no re-reading.
+            if deps_out is not None:
+                deps_out[name] = remembered[0]
+            images[(fid, lang)] = remembered[1]
+            continue
         deps: dict = {}
         hit = cache.get("figures", key, deps)
         if deps_out is not None:
             deps_out[name] = deps
         if hit is not None:
             images[(fid, lang)] = _write(out_dir, fid, lang, hit)
+            if memo is not None:
+                memo[key] = (deps, images[(fid, lang)])
             continue
         keys[name] = key
         jobs.append((name, draw_figure, (str(task.script), lang, str(root))))
@@ -165,9 +177,13 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                               + (last[-1] if last else "failed"))
                 continue
             cache.put("figures", keys[name], result.value, result.deps)
+            if memo is not None:
+                memo[keys[name]] = (result.deps or {}, None)
             if deps_out is not None:
                 deps_out[name] = result.deps or {}
             images[(fid, lang)] = _write(out_dir, fid, lang, result.value)
+            if memo is not None:
+                memo[keys[name]] = (result.deps or {}, images[(fid, lang)])
         if errors:
             raise BuildError(None, None, "\n".join(errors))
     return images
@@ -178,7 +194,10 @@ def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
     pdf = out_dir / f"{fid}.{lang}.pdf"
     for path, data in ((svg, value["svg"]), (pdf, value["pdf"])):
         if not path.exists() or path.read_bytes() != data:
-            path.write_bytes(data)
+            # Atomic: a concurrent build (tests, a second terminal) never reads half a file.
+            tmp = path.with_name(f".{path.name}.{os.getpid()}")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
     return FigureImage(figure_id=fid, lang=lang, svg=svg, pdf=pdf, texts=tuple(value["texts"]))
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,16 +32,13 @@ def cli(*args, cwd=ROOT):
 
 
 def test_real_site_is_clean(real_site):
-    started = time.perf_counter()
     found = check_site(real_site, site_url_from_config(ROOT))
-    elapsed = time.perf_counter() - started
     assert [f.text() for f in found if f.severity == ERROR] == []
-    assert elapsed < 10
 
 
 def test_cli_on_real_site(real_site):
-    # the translation check is left out: it follows the translators' progress, not the site
-    res = cli("--site", str(real_site), "--no-translations")
+    # The whole validator, translations' numbers included: the real book has zero findings.
+    res = cli("--site", str(real_site))
     assert res.returncode == 0, res.stdout + res.stderr
     assert res.stdout == ""
     assert "0 errors" in res.stderr

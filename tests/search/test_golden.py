@@ -127,3 +127,23 @@ def test_golden_browser_file_url(page, site, corpus, assets):
     assert js == [search(assets[lang], q, lang) for q in queries]
     assert [r[:1] for r in js] == [[want] for _, want in golden]
     assert not page.js_errors
+
+
+def test_direct_index_matches_lunr_builder(corpus):
+    """The hand-written index builder must give lunr.py's Builder's payload exactly."""
+    import random
+
+    from bookkit.render.cjk import build_charmap
+    from bookkit.render.search import SearchDoc, _compact_direct, _fields_of, \
+        compact_with_lunr_builder
+
+    rng = random.Random(7)
+    words = ["the", "bandwidth", "keys", "running", "KV", "缓存", "带宽", "頻寬", "計算", "a-b",
+             "141", "ＧＰＵ", "and", "prefill", "階段", "sky", "flies", "x:y", "mixed中文text"]
+    generated = [SearchDoc(url=f"p.html#s{i}", chapter=f"Ch {i // 4}", section=f"S {i}",
+                           text=" ".join(rng.choice(words) for _ in range(rng.randint(0, 40))))
+                 for i in range(30)]
+    for docs in [ed["docs"] for ed in corpus.values()] + [generated]:
+        charmap = build_charmap(t for d in docs for t in (d.chapter, d.section, d.text))
+        assert _compact_direct([_fields_of(d) for d in docs], charmap) == \
+            compact_with_lunr_builder(docs, charmap)

@@ -161,3 +161,23 @@ def test_malformed_front_config_is_reported(book_copy, tmp_path, warm_cache):
     with pytest.raises(BuildError) as err:
         Builder(BuildOptions(root=book_copy, out=tmp_path / "o", quiet=True, cache_dir=warm_cache)).build()
     assert "book-en/edition.yml:" in err.value.render() and "malformed YAML" in err.value.render()
+
+
+def test_unchanged_inputs_skip_the_build_and_any_edit_rebuilds(book_copy, warm_cache, tmp_path):
+    import shutil
+    import subprocess
+    import sys
+    shutil.copytree(warm_cache, book_copy / ".cache" / "bookkit")
+    out = tmp_path / "site"
+
+    def run():
+        return subprocess.run([sys.executable, str(book_copy / "scripts" / "build_site.py"),
+                               "--out", str(out)], capture_output=True, text=True, timeout=600)
+    first = run()
+    assert first.returncode == 0 and "built" in first.stderr, first.stderr
+    second = run()
+    assert second.returncode == 0 and "up to date" in second.stderr
+    chapter = book_copy / "book-en" / "12-outlook.md"
+    chapter.write_text(chapter.read_text() + "\nOne more sentence.\n")
+    third = run()
+    assert "built" in third.stderr and "One more sentence." in (out / "en" / "outlook.html").read_text()

@@ -53,18 +53,29 @@ def test_model_config_edit_reruns_exactly_its_dependents(book, warm_cache, tmp_p
     assert len(figure_readers) < len(first.figure_deps)
 
 
-def test_data_and_module_edits_invalidate(book, warm_cache, tmp_path):
-    build(book, warm_cache, tmp_path)
-    hardware = book / "calculations" / "data" / "hardware.json"
-    hardware.write_text(hardware.read_text() + "\n")    # same data, new bytes: a new hash
+def test_data_file_and_local_module_edits_invalidate(book, warm_cache, tmp_path):
+    """A data file a cell reads and a local module it imports are dependencies too."""
+    (book / "calculations" / "probe_module.py").write_text("FACTOR = 2\n")
+    (book / "calculations" / "data" / "probe.json").write_text('{"tokens": 512}\n')
+    path = book / "manuscripts" / "10-agents.md"
+    path.write_text(path.read_text() + """
+```calc
+import json
+from calculations.probe_module import FACTOR
+with open("calculations/data/probe.json") as fh:
+    probe_tokens = json.load(fh)["tokens"] * FACTOR
+```
+""")
+    first = build(book, warm_cache, tmp_path)
+    assert 10 in first.executed_cells
+    assert {"calculations/probe_module.py", "calculations/data/probe.json"} <= set(
+        first.cell_deps[10])
+    assert build(book, warm_cache, tmp_path).executed_cells == []
+    (book / "calculations" / "data" / "probe.json").write_text('{"tokens": 1024}\n')
+    assert build(book, warm_cache, tmp_path).executed_cells == [10]
+    (book / "calculations" / "probe_module.py").write_text("FACTOR = 3\n")
     again = build(book, warm_cache, tmp_path)
-    hardware_readers = sorted(n for n, d in again.figure_deps.items()
-                              if "calculations/data/hardware.json" in d)
-    assert hardware_readers and sorted(again.drawn_figures) == hardware_readers
-    formulas = book / "calculations" / "formulas.py"
-    formulas.write_text(formulas.read_text() + "\n# touched\n")
-    rerun = build(book, warm_cache, tmp_path).executed_cells
-    assert 11 in rerun and 12 in rerun
+    assert again.executed_cells == [10] and again.drawn_figures == []
 
 
 def test_cell_code_edit_reruns_that_chapter_only(book, warm_cache, tmp_path):
@@ -82,3 +93,15 @@ def test_cell_time_limit(book, warm_cache, tmp_path):
     with pytest.raises(BuildError) as err:
         build(book, warm_cache, tmp_path, cell_timeout=1.0)
     assert "09-quantization.md" in err.value.render() and "stopped after 1 s" in err.value.render()
+
+
+def test_dependencies_are_recorded_even_if_the_parent_imported_them(tmp_path):
+    """A forked job must not inherit `calculations` (and its loaded configs) unrecorded."""
+    from bookkit.resolve.cells import execute_cells
+    from calculations import formulas, models
+    formulas.kv_bytes_per_token(models.get("qwen3-8b"))       # parent loads the config first
+    root = str(Path(__file__).resolve().parents[2])
+    result = execute_cells(str(tmp_path / "x.md"), [(1, "from calculations import models\n"
+                                                        "m = models.get('qwen3-8b')\n")], root)
+    assert "calculations/data/configs/Qwen--Qwen3-8B.json" in result.deps
+    assert "calculations/models.py" in result.deps

@@ -1,0 +1,929 @@
+#!/usr/bin/env python3
+"""`make bench`: our pipeline on the peers' synthetic book, side by side with MkDocs and Hugo.
+
+One run measures, on the same machine and in the same session:
+
+- cold 3-edition build (``--clean``), no-op rebuild (second process, nothing changed),
+- ``--serve``: one paragraph edited -> the reload event on ``/__livereload``,
+- search: bytes a reader downloads (gzipped) and focus -> first results in headless Chromium,
+- a chapter page's critical bytes (HTML + eager CSS/JS, gzipped),
+- the real book's cold build with all figures and its warm rebuild,
+- the search index size against the edition's text,
+
+and the peers (``/work/shared/bench/peers/run_peers.sh``), then writes ``bench/results.md``.
+Every scenario that cannot run is reported as "not measured" with the reason; the run itself
+does not fail. See ``bench/README.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import gzip
+import http.client
+import http.server
+import json
+import os
+import platform
+import queue
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from functools import partial
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO))
+
+import adapter  # noqa: E402
+
+VENV_PY = REPO / ".venv" / "bin" / "python"
+PY = str(VENV_PY if VENV_PY.exists() else Path(sys.executable))
+PEERS_DIR = adapter.PEERS
+PEERBENCH = Path(os.environ.get("PEERBENCH_DIR", "/tmp/peerbench"))
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run",
+                 "--disable-dev-shm-usage"]
+EDITIONS = [  # (synthetic name, our key, our URL prefix, peers' URL prefix)
+    ("zh-Hans", "zh", "", ""), ("en", "en", "en/", "en/"), ("zh-Hant", "zh-tw", "zh-tw/", "zh-tw/")]
+QUERIES = {"zh-Hans": "注意力", "en": "bandwidth", "zh-Hant": "注意力"}
+GZ_LEVEL = 6   # like the peers' index figure (`gzip -6`)
+
+GOALS = {
+    "cold": 1.0, "noop": 0.2, "serve_edit": 0.3, "search_bytes_ratio": 1.5,
+    "search_first_ms": 200, "critical_kb": 50,
+}
+
+
+def gz(data: bytes) -> int:
+    return len(gzip.compress(data, compresslevel=GZ_LEVEL, mtime=0))
+
+
+def log(msg: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+# --------------------------------------------------------------------------------------------
+# timing helpers
+# --------------------------------------------------------------------------------------------
+def run_cmd(cmd: list[str], cwd: Path | None = None, timeout: float = 1800) -> dict:
+    """Wall time (perf_counter), CPU time of the process tree and peak RSS, from wait4."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out_chunks: list[bytes] = []
+    reader = threading.Thread(target=lambda: out_chunks.append(proc.stderr.read()), daemon=True)
+    reader.start()
+    proc.stdout.read()
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            proc.kill()
+            pid, status, ru = os.wait4(proc.pid, 0)
+            break
+        time.sleep(0.002)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    reader.join(5)
+    err = b"".join(out_chunks).decode("utf-8", "replace")
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_kb": ru.ru_maxrss,
+            "rc": proc.returncode, "stderr": err}
+
+
+def summary(samples: list[float]) -> dict:
+    return {"n": len(samples), "median": statistics.median(samples), "min": min(samples),
+            "max": max(samples), "samples": samples}
+
+
+class NotMeasured(Exception):
+    pass
+
+
+def build_cmd(root: Path, *extra: str) -> list[str]:
+    return [PY, str(root / "scripts" / "build_site.py"), "--out", str(root / "site"), *extra]
+
+
+def timed_builds(root: Path, runs: int, extra: tuple[str, ...], label: str,
+                 prepare=None) -> dict:
+    walls, cpus, rss, timings = [], [], [], []
+    for i in range(runs):
+        if prepare:
+            prepare()
+        r = run_cmd(build_cmd(root, *extra))
+        if r["rc"] != 0:
+            raise NotMeasured(f"{label}: build failed (exit {r['rc']}):\n" + r["stderr"][-3000:])
+        walls.append(r["wall"])
+        cpus.append(r["cpu"])
+        rss.append(r["rss_kb"])
+        m = re.search(r"\(([^()]*ms)\)\s*$", r["stderr"].strip())
+        timings.append(m.group(1) if m else "")
+        log(f"  {label} run {i + 1}/{runs}: {r['wall']:.3f} s (cpu {r['cpu']:.2f} s)")
+    s = summary(walls)
+    s.update(cpu_median=statistics.median(cpus), rss_mib=max(rss) / 1024,
+             pipeline_timings=timings[len(timings) // 2] if timings else "")
+    return s
+
+
+# --------------------------------------------------------------------------------------------
+# our scenarios
+# --------------------------------------------------------------------------------------------
+def bench_cold(root: Path, runs: int) -> dict:
+    log("ours: warm-up build")
+    r = run_cmd(build_cmd(root, "--clean"))
+    if r["rc"] != 0:
+        raise NotMeasured("synthetic book does not build:\n" + r["stderr"][-3000:])
+    return timed_builds(root, runs, ("--clean",), "cold")
+
+
+def bench_noop(root: Path, runs: int) -> dict:
+    r = run_cmd(build_cmd(root))
+    if r["rc"] != 0:
+        raise NotMeasured("build failed:\n" + r["stderr"][-3000:])
+    return timed_builds(root, runs, (), "no-op")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class SSEClient:
+    """Reads `/__livereload` in a thread; every `data:` line is queued with its arrival time."""
+
+    def __init__(self, port: int) -> None:
+        self.events: queue.Queue = queue.Queue()
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        self.conn.request("GET", "/__livereload")
+        self.resp = self.conn.getresponse()
+        if self.resp.status != 200:
+            raise NotMeasured(f"/__livereload answered {self.resp.status}")
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            while True:
+                line = self.resp.fp.readline()
+                if not line:
+                    break
+                if line.startswith(b"data:"):
+                    self.events.put((time.perf_counter(), line.decode().strip()))
+        except Exception:  # noqa: BLE001 - connection closed at the end
+            pass
+
+    def drain(self) -> None:
+        while True:
+            try:
+                self.events.get_nowait()
+            except queue.Empty:
+                return
+
+    def next_event(self, timeout: float) -> tuple[float, str]:
+        try:
+            return self.events.get(timeout=timeout)
+        except queue.Empty:
+            raise NotMeasured(f"no reload event within {timeout:.0f} s")
+
+    def close(self) -> None:
+        sock = self.conn.sock or getattr(getattr(self.resp, "fp", None), "raw", None)
+        try:
+            if isinstance(sock, socket.socket):
+                sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        try:
+            self.resp.close()
+        except Exception:  # noqa: BLE001
+            pass
+        self.conn.close()
+
+
+def bench_serve(root: Path, runs: int) -> dict:
+    port = free_port()
+    errlog = open(root.parent / "serve.log", "wb")
+    proc = subprocess.Popen(build_cmd(root, "--serve", "--port", str(port)),
+                            stdout=subprocess.DEVNULL, stderr=errlog, start_new_session=True)
+    path = root / "manuscripts" / adapter.EDIT_FILE
+    original = path.read_text(encoding="utf-8")
+    sse = None
+    try:
+        deadline = time.monotonic() + 300
+        while True:  # the server listens only after its first build
+            if proc.poll() is not None:
+                raise NotMeasured("`--serve` exited: " + (root.parent / "serve.log").read_text()[-2000:])
+            try:
+                sse = SSEClient(port)
+                break
+            except (ConnectionRefusedError, OSError):
+                if time.monotonic() > deadline:
+                    raise NotMeasured("`--serve` did not start listening within 300 s")
+                time.sleep(0.1)
+        sse.next_event(60)          # the current generation, sent on connect
+        time.sleep(1.0)             # let the watcher settle
+        sse.drain()
+        walls = []
+        for i in range(runs + 1):   # the first edit is an untimed warm-up
+            adapter.edit_paragraph(path, f"这是一处编辑（EDIT{i}）。")
+            t0 = time.perf_counter()
+            t1, _ = sse.next_event(300)
+            if i:
+                walls.append(t1 - t0)
+                log(f"  serve edit run {i}/{runs}: {t1 - t0:.3f} s")
+            path.write_text(original, encoding="utf-8")   # restore, wait for that rebuild too
+            sse.next_event(300)
+            time.sleep(0.5)
+            sse.drain()
+        s = summary(walls)
+        tail = (root.parent / "serve.log").read_text(errors="replace").strip().splitlines()
+        own = [float(m.group(1)) / 1000 for line in tail
+               if (m := re.match(r"rebuilt in (\d+) ms", line))]
+        s["tool_clock_median"] = statistics.median(own[1:]) if len(own) > 1 else None
+        return s
+    finally:
+        path.write_text(original, encoding="utf-8")
+        if sse:
+            try:
+                sse.close()
+            except Exception:  # noqa: BLE001 - the server must be stopped whatever happens
+                pass
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        errlog.close()
+
+
+def script_refs(html_text: str) -> list[tuple[str, str]]:
+    """(kind, url) of the stylesheets and scripts a page references in its markup."""
+    refs = []
+    for m in re.finditer(r"<link\b[^>]*>", html_text):
+        tag = m.group(0)
+        if re.search(r'rel="stylesheet"', tag):
+            refs.append(("css", re.search(r'href="([^"]+)"', tag).group(1)))
+    for m in re.finditer(r"<script\b[^>]*\bsrc=\"([^\"]+)\"", html_text):
+        refs.append(("js", m.group(1)))
+    return refs
+
+
+def critical_bytes(site: Path, page: str) -> dict:
+    """HTML + CSS + JS the page loads eagerly, each gzipped (no images, fonts, search index)."""
+    path = site / page
+    text = path.read_text(encoding="utf-8")
+    parts = [(page, "html", gz(path.read_bytes()), path.stat().st_size)]
+    for kind, url in script_refs(text):
+        target = (path.parent / url.split("?")[0]).resolve()
+        data = target.read_bytes()
+        parts.append((str(target.relative_to(site.resolve())), kind, gz(data), len(data)))
+    return {"page": page, "parts": parts, "gzip": sum(p[2] for p in parts),
+            "raw": sum(p[3] for p in parts)}
+
+
+def search_download(site: Path) -> dict:
+    out = {}
+    for name, _key, prefix, _ in EDITIONS:
+        files = {"search-index.js": site / prefix / "search-index.js",
+                 "lunr.min.js": site / "static" / "lunr.min.js",
+                 "search.js": site / "static" / "search.js"}
+        sizes = {k: (gz(p.read_bytes()), p.stat().st_size) for k, p in files.items()}
+        out[name] = {"files": sizes, "gzip": sum(v[0] for v in sizes.values()),
+                     "raw": sum(v[1] for v in sizes.values())}
+    return out
+
+
+def index_reports(site: Path) -> dict:
+    """`bookkit.render.search.index_report` on each edition's shipped search-index.js."""
+    from bookkit.render.search import ASSET_NAME, SearchDoc, index_report, load_payload
+    out = {}
+    for name, _key, prefix, _ in EDITIONS:
+        assets = {ASSET_NAME: (site / prefix / ASSET_NAME).read_bytes()}
+        payload = load_payload(assets)
+        docs = [SearchDoc(url=u, chapter=payload["chapters"][c], section=s, text=t)
+                for u, c, s, t in payload["docs"]]
+        out[name] = index_report(assets, docs)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# browser
+# --------------------------------------------------------------------------------------------
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+def static_server(directory: Path):
+    handler = partial(QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+FIRST_RESULTS_JS = """([inputSel, resultSel]) => {
+  window.__searchTiming = new Promise((resolve) => {
+    const input = document.querySelector(inputSel);
+    let t0 = null, done = false;
+    input.addEventListener('focus', () => { if (t0 === null) t0 = performance.now(); }, true);
+    const check = () => {
+      if (!done && t0 !== null && document.querySelector(resultSel)) {
+        done = true; resolve(performance.now() - t0); }
+    };
+    new MutationObserver(check).observe(document.documentElement,
+      {childList: true, subtree: true, attributes: true, characterData: true});
+    const timer = setInterval(() => { check(); if (done) clearInterval(timer); }, 4);
+  });
+}"""
+
+
+#: files that serve search (ours: search-index.js, lunr.min.js, search.js; MkDocs Material:
+#: search_index.json, workers/search.*.min.js, lunr/min/lunr.*.min.js, lunr/tinyseg.js, …)
+SEARCH_FILE_RE = re.compile(r"search|lunr|tinyseg|wordcut")
+
+
+MKDOCS_READY_JS = """() => { const m = document.querySelector('.md-search-result__meta');
+  return !!m && m.textContent.trim() !== '' && !/初始化|Initializ/i.test(m.textContent); }"""
+
+
+def browser_search(url_for, runs: int, input_sel: str, result_sel: str,
+                   open_search=None, ready_js: str | None = None) -> dict:
+    """Focus -> first results (ms), per edition, and the search files the page fetched from
+    navigation on (gzip of each body); fresh context per run (empty HTTP cache).
+    `url_for(edition)` is a chapter URL. An edition whose search never answers gets "error"."""
+    from playwright.sync_api import sync_playwright
+    out = {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            for name, *_ in EDITIONS:
+                times, fetched = [], []
+                for i in range(runs + 1):
+                    ctx = browser.new_context()
+                    page = ctx.new_page()
+                    responses: list = []
+                    # (no blocking call inside a sync-API event handler: it can deadlock)
+                    page.on("response", lambda resp, r=responses: r.append(resp))
+                    # A reader focuses the box some time after the page loaded: wait for the
+                    # network to go quiet (MkDocs fetches its index and worker at load time).
+                    page.goto(url_for(name), wait_until="networkidle")
+                    page.wait_for_timeout(500)
+                    if ready_js:   # MkDocs ignores a query typed before its worker is ready
+                        try:
+                            page.wait_for_function(ready_js, timeout=30000, polling=20)
+                        except Exception:  # noqa: BLE001 - then time it as it is
+                            pass
+                    page.evaluate(FIRST_RESULTS_JS, [input_sel, result_sel])
+                    if open_search:
+                        open_search(page)
+                    page.focus(input_sel)
+                    page.keyboard.type(QUERIES[name])
+                    # Playwright types CJK with insertText (an IME commit: `input`, no key
+                    # events); MkDocs Material listens to keyup, so end with a key as a real
+                    # IME user does (End: caret to the end, text unchanged), for both tools.
+                    page.keyboard.press("End")
+                    ms = page.evaluate("Promise.race([window.__searchTiming, new Promise("
+                                      "r => setTimeout(() => r(null), 15000))])")
+                    page.wait_for_timeout(300)
+                    bodies: list[tuple[str, int, int]] = []
+                    for resp in responses:
+                        if not SEARCH_FILE_RE.search(resp.url.split("?")[0].rsplit("/", 1)[-1]):
+                            continue
+                        try:
+                            body = resp.body()
+                        except Exception:  # noqa: BLE001 - e.g. a redirect without a body
+                            continue
+                        bodies.append((resp.url, len(body), gz(body)))
+                    fetched.append(bodies)
+                    ctx.close()
+                    if ms is None:
+                        error = (f"no `{result_sel}` within 15 s of typing `{QUERIES[name]}`")
+                        break
+                    if i:
+                        times.append(ms)
+                else:
+                    error = None
+                files = {u.rsplit("/", 1)[-1].split("?")[0]: (g, r) for u, r, g in fetched[-1]}
+                out[name] = {**(summary(times) if times and not error else {"error": error}),
+                             "files": files, "gzip": sum(v[0] for v in files.values()),
+                             "raw": sum(v[1] for v in files.values())}
+                log(f"  browser search {name}: "
+                    + (f"median {out[name]['median']:.0f} ms" if not error else error)
+                    + f", {out[name]['gzip'] / 1024:.1f} KiB gz fetched for search")
+        finally:
+            browser.close()
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# peers
+# --------------------------------------------------------------------------------------------
+PEER_KEYS = ["mkdocs.cold", "hugo.cold", "hugo.katex.cold", "hugo.warm_nochange",
+             "hugo.katex.warm_nochange", "mkdocs.serve", "mkdocs.serve.dirty", "hugo.serve",
+             "mkdocs.edit.all_editions", "hugo.edit", "hugo.katex.edit"]
+
+
+def run_peers(book: Path, runs: int, report: Path) -> tuple[dict, str]:
+    script = PEERS_DIR / "run_peers.sh"
+    if not script.is_file():
+        raise NotMeasured(f"{script} not found")
+    log(f"peers: bash run_peers.sh {book} --runs {runs} (minutes)")
+    with open(report.with_suffix(".log"), "wb") as fh:
+        proc = subprocess.run(["bash", str(script), str(book), "--results", str(report),
+                               "--runs", str(runs)], stdout=fh, stderr=subprocess.STDOUT,
+                              timeout=3600)
+    if proc.returncode != 0:
+        raise NotMeasured(f"run_peers.sh exited {proc.returncode}; see {report.with_suffix('.log')}")
+    data = json.loads((PEERBENCH / "work" / "results.json").read_text(encoding="utf-8"))
+    return data, f"measured in this run (`run_peers.sh --runs {runs}`, log {report.with_suffix('.log')})"
+
+
+def peers_from_shared_md() -> dict:
+    """The committed peers' results.md: its 'All timed runs' table and the index sizes."""
+    text = (PEERS_DIR / "results.md").read_text(encoding="utf-8")
+    bench = {}
+    for m in re.finditer(r"^\| ([a-z0-9_.]+) \| ([0-9., ]+) \|$", text, re.M):
+        walls = [float(x) for x in m.group(2).split(",")]
+        bench[m.group(1)] = {"n": len(walls), "median": statistics.median(walls),
+                             "min": min(walls), "max": max(walls), "walls": walls}
+    sizes = {"mkdocs": {"editions": {}}}
+    for m in re.finditer(r"^\| MkDocs Material \| (zh-Hans|en|zh-Hant) \|[^|]*\|[^|]*\|[^|]*\|"
+                         r" ([0-9,]+) KiB \| ([0-9,]+) KiB \|", text, re.M):
+        sizes["mkdocs"]["editions"][m.group(1)] = {
+            "index_bytes": int(m.group(2).replace(",", "")) * 1024,
+            "index_gzip": int(m.group(3).replace(",", "")) * 1024}
+    started = re.search(r"Generated by `run_peers.py` on (\S+)", text)
+    return {"bench": bench, "sizes": sizes, "started": started.group(1) if started else "?"}
+
+
+def load_peers(args, book: Path, work: Path) -> tuple[dict | None, str]:
+    if not args.skip_peers:
+        try:
+            return run_peers(book, args.peer_runs, work / "peers-results.md")
+        except (NotMeasured, subprocess.TimeoutExpired, OSError, ValueError) as exc:
+            log(f"peers not measured: {exc}")
+            note = f"peers could not be run ({exc}); "
+    else:
+        note = "`--skip-peers`: "
+    last = PEERBENCH / "work" / "results.json"
+    if last.is_file():
+        try:
+            data = json.loads(last.read_text(encoding="utf-8"))
+            if data.get("bench"):
+                return data, note + f"reused the latest peers run `{last}` from {data.get('started')}"
+        except ValueError:
+            pass
+    try:
+        data = peers_from_shared_md()
+        return data, note + (f"reused the committed `{PEERS_DIR / 'results.md'}` from "
+                             f"{data['started']} (5 runs)")
+    except OSError as exc:
+        return None, note + f"no peer figures available ({exc}): not measured"
+
+
+def mkdocs_site() -> Path | None:
+    site = PEERBENCH / "work" / "mkdocs" / "site"
+    return site if (site / "index.html").is_file() else None
+
+
+# --------------------------------------------------------------------------------------------
+# report
+# --------------------------------------------------------------------------------------------
+def fmt_s(s: dict | None, unit: str = "s") -> tuple[str, str, str]:
+    if not s:
+        return "not measured", "–", "–"
+    if unit == "ms":
+        return f"**{s['median']:.0f} ms**", f"{s['min']:.0f}–{s['max']:.0f}", str(s["n"])
+    return f"**{s['median']:.3f} s**", f"{s['min']:.3f}–{s['max']:.3f}", str(s["n"])
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    if a is None or b is None or not b:
+        return "–"
+    return f"{a / b:.2f}×"
+
+
+def met(value: float | None, goal: float) -> str:
+    if value is None:
+        return "not measured"
+    return "yes" if value <= goal else "**no**"
+
+
+def timing_table(title: str, ours: dict | None, ours_err: str | None, peers: list,
+                 goal: float | None, goal_text: str, unit: str = "s", note: str = "") -> list[str]:
+    """A scenario table: ours first, then each peer row with ours/peer."""
+    L = [f"### {title}", "", "| tool | median | min–max | runs | ours/peer | goal | met? |",
+         "|---|---:|---:|---:|---:|---|---|"]
+    med, rng, n = fmt_s(ours, unit)
+    ov = ours["median"] if ours else None
+    L.append(f"| **ours** (`scripts/build_site.py`) | {med} | {rng} | {n} | – | {goal_text} | "
+             f"{met(ov, goal) if goal is not None else '–'} |")
+    for label, s in peers:
+        pm, pr, pn = fmt_s(s, unit)
+        L.append(f"| {label} | {pm} | {pr} | {pn} | {ratio(ov, s['median'] if s else None)} | | |")
+    L.append("")
+    if ours_err:
+        L += ["Ours not measured:", "", "```", ours_err.strip()[-2500:], "```", ""]
+    if note:
+        L += [note, ""]
+    return L
+
+
+def write_results(path: Path, R: dict) -> None:
+    P = (R.get("peers") or {}).get("bench", {})
+    psizes = (R.get("peers") or {}).get("sizes", {})
+    ours = R["ours"]
+    err = R["errors"]
+    L = ["# Benchmark: our pipeline vs MkDocs Material and Hugo", "",
+         f"Written by `make bench` (`bench/run.py`) on {R['started']} (finished {R['finished']}). "
+         f"Machine: {R['machine']}; load average at start / end: {R['load_start']} / {R['load_end']}. "
+         "Timings on this 2-core VM are noisy (and other jobs share it): compare the ratios taken "
+         "in this same run, not absolute seconds across runs.", "",
+         f"- Book: `gen_book.py` output, book_sha256 `{R['book_sha256'][:16]}…` "
+         f"(the peers' results.md: `9b9a236641d0e9ee…`); adapted by `bench/adapter.py` "
+         f"(layout and config only; {R['content_check']}).",
+         f"- Ours: `{R['ours_cmd']}`, {R['runs']} timed runs after one untimed warm-up; "
+         "wall clock of the whole process (interpreter start-up included), CPU = user+sys from wait4.",
+         f"- Peers: {R['peers_note']}.", ""]
+    L += ["## Summary", "", "| scenario | ours (median) | peer (median) | ours/peer | goal | met? |",
+          "|---|---:|---:|---:|---|---|"]
+
+    def med(s):
+        return s["median"] if s else None
+
+    def cell(v, unit="s"):
+        if v is None:
+            return "not measured"
+        return f"{v * 1000:.0f} ms" if unit == "ms" else (f"{v:.0f} ms" if unit == "ms_raw" else f"{v:.3f} s")
+
+    rows = [
+        ("cold 3-edition build", med(ours.get("cold")), "MkDocs", med(P.get("mkdocs.cold")), 1.0, "≤ 1.0 s"),
+        ("cold 3-edition build", med(ours.get("cold")), "Hugo + ToMath", med(P.get("hugo.katex.cold")), 1.0, "≤ 1.0 s"),
+        ("no-op rebuild", med(ours.get("noop")), "Hugo + ToMath", med(P.get("hugo.katex.warm_nochange")), 0.2, "≤ 0.2 s"),
+        ("edit → reload sent (`--serve`)", med(ours.get("serve")), "`mkdocs serve`", med(P.get("mkdocs.serve")), 0.3, "≤ 0.3 s"),
+        ("edit → reload sent (`--serve`)", med(ours.get("serve")), "`hugo server`", med(P.get("hugo.serve")), 0.3, "≤ 0.3 s"),
+    ]
+    for name, o, pl, p, goal, gt in rows:
+        L.append(f"| {name} | {cell(o)} | {pl}: {cell(p)} | {ratio(o, p)} | {gt} | {met(o, goal)} |")
+    sd = ours.get("search_download")
+    md_dl = R.get("mkdocs_search_download")
+    if sd:
+        for name, *_ in EDITIONS:
+            o = sd[name]["gzip"]
+            ref = (md_dl or {}).get(name, {}).get("gzip")
+            ref_label = "MkDocs (browser-fetched)"
+            if ref is None:
+                ref = (psizes.get("mkdocs", {}).get("editions", {}).get(name) or {}).get("index_gzip")
+                ref_label = "MkDocs (index only)"
+            r = o / ref if ref else None
+            L.append(f"| search download, {name} (gzip) | {o / 1024:.1f} KiB | {ref_label}: "
+                     f"{(ref or 0) / 1024:.1f} KiB | {ratio(o, ref)} | ≤ 1.5× | "
+                     f"{met(r, 1.5)} |")
+    bs = ours.get("browser_search")
+    mbs = R.get("mkdocs_browser_search")
+    if bs:
+        for name, *_ in EDITIONS:
+            o = bs[name].get("median")
+            p = (mbs or {}).get(name, {}).get("median")
+            L.append(f"| search focus → first results, {name} | "
+                     f"{'%.0f ms' % o if o is not None else 'not measured'} | MkDocs: "
+                     f"{'%.0f ms' % p if p is not None else 'no results (see below)'} | "
+                     f"{ratio(o, p)} | ≤ 200 ms | {met(o, 200)} |")
+    else:
+        L.append(f"| search focus → first results | not measured | | | ≤ 200 ms | not measured |")
+    cb = ours.get("critical")
+    if cb:
+        L.append(f"| chapter page critical bytes (gzip) | {cb['gzip'] / 1000:.1f} KB | | | ≤ 50 KB | "
+                 f"{met(cb['gzip'] / 1000, 50)} |")
+    real = ours.get("real_cold")
+    L.append(f"| real book cold build (`--clean`, all figures) | {cell(med(real))} | | | – | – |")
+    L.append(f"| real book warm rebuild | {cell(med(ours.get('real_warm')))} | | | – | – |")
+    L.append("")
+
+    L += ["## Build and rebuild times", ""]
+    L += timing_table(
+        "Cold 3-edition build (`--clean`: `.cache/bookkit` and `build/figures` removed)",
+        ours.get("cold"), err.get("cold"),
+        [("MkDocs Material (3 × `mkdocs build`, math left for the browser)", P.get("mkdocs.cold")),
+         ("Hugo + `transform.ToMath` (math at build time: like with like)", P.get("hugo.katex.cold")),
+         ("Hugo (math left for the browser)", P.get("hugo.cold"))],
+        GOALS["cold"], "≤ 1.0 s",
+        note=(f"Ours: CPU {ours['cold']['cpu_median']:.2f} s (median), peak RSS "
+              f"{ours['cold']['rss_mib']:.0f} MiB; the pipeline's own stage clock (median run): "
+              f"{ours['cold']['pipeline_timings']}.") if ours.get("cold") else "")
+    L += timing_table(
+        "No-op rebuild (second build, nothing changed, caches kept)",
+        ours.get("noop"), err.get("noop"),
+        [("Hugo + ToMath: nothing changed", P.get("hugo.katex.warm_nochange")),
+         ("Hugo: nothing changed", P.get("hugo.warm_nochange")),
+         ("MkDocs: 1 paragraph edited → all 3 editions (it has no no-op path)",
+          P.get("mkdocs.edit.all_editions"))],
+        GOALS["noop"], "≤ 0.2 s",
+        note=(f"Ours: CPU {ours['noop']['cpu_median']:.2f} s (median); stage clock (median run): "
+              f"{ours['noop']['pipeline_timings']}.") if ours.get("noop") else "")
+    L += timing_table(
+        "One paragraph edited (zh-Hans ch07, first paragraph under the first H3) → reload event "
+        "sent on `/__livereload` (`--serve`)",
+        ours.get("serve"), err.get("serve"),
+        [("`mkdocs serve` (zh only): edit → rebuild finished", P.get("mkdocs.serve")),
+         ("`mkdocs serve --dirty` (zh only)", P.get("mkdocs.serve.dirty")),
+         ("`hugo server --disableFastRender`: edit → rebuild finished", P.get("hugo.serve"))],
+        GOALS["serve_edit"], "≤ 0.3 s",
+        note=("Ours is timed from the file write to the next `data:` event on the SSE stream "
+              "(watcher latency + 30 ms debounce + rebuild of all 3 editions + publish); the "
+              "server's own `rebuilt in N ms` log median: "
+              f"{ours['serve']['tool_clock_median']:.3f} s. The peers' figure is edit → "
+              "'rebuild finished' in their log (MkDocs rebuilds only the zh edition).")
+        if ours.get("serve") and ours["serve"].get("tool_clock_median") else "")
+
+    L += ["## Search", ""]
+    L += ["### Bytes a reader downloads for search (per edition)", "",
+          "Ours: `search-index.js` + `static/lunr.min.js` + `static/search.js`, each gzip -6, "
+          "read from the built site. MkDocs: every search file (`search_index.json`, the search "
+          "worker with lunr, lunr language support) its `ch07` page fetched in Chromium from "
+          "navigation to the first results, gzip -6 of each body; if that could not be measured, "
+          "its index alone from the peers' run. (Material's `bundle.*.min.js`, which also holds "
+          "its search UI, is not counted.)", "",
+          "| edition | ours gzip | ours raw | MkDocs gzip | MkDocs raw | ours/MkDocs | goal | met? |",
+          "|---|---:|---:|---:|---:|---:|---|---|"]
+    if sd:
+        for name, *_ in EDITIONS:
+            o = sd[name]
+            m = (md_dl or {}).get(name)
+            if m is None:
+                e = (psizes.get("mkdocs", {}).get("editions", {}).get(name) or {})
+                m = {"gzip": e.get("index_gzip"), "raw": e.get("index_bytes"), "index_only": True}
+            r = o["gzip"] / m["gzip"] if m.get("gzip") else None
+            L.append(f"| {name} | {o['gzip'] / 1024:.1f} KiB | {o['raw'] / 1024:.0f} KiB | "
+                     f"{(m['gzip'] or 0) / 1024:.1f} KiB{' (index only)' if m.get('index_only') else ''} | "
+                     f"{(m['raw'] or 0) / 1024:.0f} KiB | {ratio(o['gzip'], m.get('gzip'))} | ≤ 1.5× | {met(r, 1.5)} |")
+        L.append("")
+        parts = sd["zh-Hans"]["files"]
+        L.append("Ours, zh-Hans, per file (gzip / raw): " + ", ".join(
+            f"`{k}` {v[0] / 1024:.1f} / {v[1] / 1024:.0f} KiB" for k, v in parts.items()) + ".")
+        if md_dl:
+            L.append("MkDocs, zh-Hans, per file fetched (gzip / raw): " + ", ".join(
+                f"`{k}` {v[0] / 1024:.1f} / {v[1] / 1024:.0f} KiB" for k, v in md_dl["zh-Hans"]["files"].items()) + ".")
+        L.append("")
+    else:
+        L += ["", f"Not measured: {err.get('search_download', '?')}", ""]
+
+    L += ["### Focus → first results in headless Chromium", "",
+          "A fresh browser context per run (empty HTTP cache) loads `ch07` of the edition from a "
+          "local static server (no compression, no latency) and waits for the network to go "
+          "quiet + 500 ms; time = from the `focus` event of the search box to the first result "
+          "element (MutationObserver + 4 ms poll), the query typed right after focus. Ours loads "
+          "lunr and the index on that focus, so its time includes download, parse and index "
+          "expansion; MkDocs fetches its index and builds it in a worker at page load, and ignores "
+          "a query typed before that is done, so for MkDocs the focus waits until its search "
+          "reports ready: its time is the query alone. The query is typed with Playwright's "
+          "`keyboard.type` (CJK arrives as an IME-style `insertText`) followed by an `End` key "
+          "press, because Material only searches on key events. Queries: "
+          + ", ".join(f"{k} `{v}`" for k, v in QUERIES.items()) + ". Ours: `#search-input` → "
+          "`#search-results li`; MkDocs Material: `.md-search__input` → `.md-search-result__item`.", "",
+          "| edition | ours median | min–max | runs | MkDocs median | min–max | ours/MkDocs | goal | met? |",
+          "|---|---:|---:|---:|---:|---:|---:|---|---|"]
+    if bs:
+        for name, *_ in EDITIONS:
+            o = bs[name]
+            m = (mbs or {}).get(name) or {}
+            ours_cells = (f"**{o['median']:.0f} ms** | {o['min']:.0f}–{o['max']:.0f} | {o['n']}"
+                          if "median" in o else f"not measured: {o.get('error')} | – | –")
+            peer_cells = (f"{m['median']:.0f} ms | {m['min']:.0f}–{m['max']:.0f}" if "median" in m
+                          else f"not measured: {m.get('error', 'no MkDocs site')} | –")
+            L.append(f"| {name} | {ours_cells} | {peer_cells} | "
+                     f"{ratio(o.get('median'), m.get('median'))} | ≤ 200 ms | {met(o.get('median'), 200)} |")
+        L.append("")
+    else:
+        L += ["", f"Not measured: {err.get('browser_search', '?')}", ""]
+    if err.get("mkdocs_browser"):
+        L += [f"MkDocs in the browser not measured: {err['mkdocs_browser']}", ""]
+
+    L += ["### Search index size vs the edition's text", "",
+          "`bookkit.render.search.index_report` on the shipped file (gzip -9 there): `index` is "
+          "the lunr part, `docs` the shipped titles/urls/text for snippets, `text` the edition's "
+          "plain section text (the yardstick).", "",
+          "| edition | docs | terms | file raw | file gzip | index raw | index gzip | docs gzip | "
+          "text raw | text gzip | index/text raw | file/text gzip |",
+          "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    ir = ours.get("index_report")
+    if ir:
+        for name, *_ in EDITIONS:
+            r = ir[name]
+            k = lambda part, kind: f"{r[part][kind] / 1024:.0f} KiB"  # noqa: E731
+            L.append(f"| {name} | {r['documents']} | {r['terms']} | {k('file', 'raw')} | "
+                     f"{k('file', 'gzip')} | {k('index', 'raw')} | {k('index', 'gzip')} | "
+                     f"{k('docs', 'gzip')} | {k('text', 'raw')} | {k('text', 'gzip')} | "
+                     f"{r['ratio']['index_raw']:.2f} | {r['ratio']['file_gzip']:.2f} |")
+        md = psizes.get("mkdocs", {}).get("editions", {})
+        if md:
+            L += ["", "MkDocs' `search_index.json` for comparison (peers): " + ", ".join(
+                f"{n} {(md.get(n) or {}).get('index_bytes', 0) / 1024:.0f} KiB raw / "
+                f"{(md.get(n) or {}).get('index_gzip', 0) / 1024:.0f} KiB gzip" for n, *_ in EDITIONS) + "."]
+        L.append("")
+    else:
+        L += ["", f"Not measured: {err.get('index_report', '?')}", ""]
+
+    L += ["## Chapter page critical bytes", ""]
+    if cb:
+        L += [f"`{cb['page']}` of zh-Hans: the HTML and every stylesheet and script it references "
+              "in its markup (all fetched on load: `search.css` is loaded non-blocking but "
+              "eagerly), gzip -6; no images, no KaTeX fonts, no search index (loaded on focus).", "",
+              "| file | kind | gzip | raw |", "|---|---|---:|---:|"]
+        for f, kind, g, r in cb["parts"]:
+            L.append(f"| `{f}` | {kind} | {g / 1000:.1f} KB | {r / 1000:.1f} KB |")
+        L += [f"| **total** | | **{cb['gzip'] / 1000:.1f} KB** | {cb['raw'] / 1000:.1f} KB |", "",
+              f"Goal ≤ 50 KB: {met(cb['gzip'] / 1000, 50)}.", ""]
+    else:
+        L += [f"Not measured: {err.get('critical', '?')}", ""]
+
+    L += ["## The real book (this repository, copied to a scratch root)", ""]
+    L += timing_table("Real book: cold build with every executable figure (`--clean`)",
+                      ours.get("real_cold"), err.get("real_cold"), [], None, "–",
+                      note=(f"CPU {ours['real_cold']['cpu_median']:.2f} s (median), peak RSS "
+                            f"{ours['real_cold']['rss_mib']:.0f} MiB; stage clock: "
+                            f"{ours['real_cold']['pipeline_timings']}. `--workers 2` (default) on 2 cores.")
+                      if ours.get("real_cold") else "")
+    L += timing_table("Real book: warm rebuild (nothing changed)", ours.get("real_warm"),
+                      err.get("real_warm"), [], None, "–",
+                      note=(f"CPU {ours['real_warm']['cpu_median']:.2f} s; stage clock: "
+                            f"{ours['real_warm']['pipeline_timings']}.") if ours.get("real_warm") else "")
+
+    L += ["## Notes", ""]
+    L += [f"- {n}" for n in R["notes"]]
+    L += ["", "## All timed runs (seconds; browser in ms)", "", "| scenario | runs |", "|---|---|"]
+    for key in ("cold", "noop", "serve", "real_cold", "real_warm"):
+        s = ours.get(key)
+        if s:
+            L.append(f"| ours.{key} | {', '.join(f'{x:.3f}' for x in s['samples'])} |")
+    for name, *_ in EDITIONS:
+        if bs and "samples" in bs[name]:
+            L.append(f"| ours.search_ms.{name} | {', '.join(f'{x:.0f}' for x in bs[name]['samples'])} |")
+        if mbs and "samples" in mbs.get(name, {}):
+            L.append(f"| mkdocs.search_ms.{name} | {', '.join(f'{x:.0f}' for x in mbs[name]['samples'])} |")
+    for key in PEER_KEYS:
+        if key in P:
+            L.append(f"| peers.{key} | {', '.join(f'{x:.3f}' for x in P[key].get('walls', []))} |")
+    path.write_text("\n".join(L) + "\n", encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Benchmark our pipeline against MkDocs and Hugo.")
+    ap.add_argument("--runs", type=int, default=5, help="timed runs per scenario (default 5)")
+    ap.add_argument("--peer-runs", type=int, default=3, help="--runs for run_peers.sh (default 3)")
+    ap.add_argument("--skip-peers", action="store_true",
+                    help="reuse the latest peers results.json, else the shared results.md")
+    ap.add_argument("--skip-real", action="store_true", help="skip the real book's builds")
+    ap.add_argument("--skip-browser", action="store_true", help="skip the Chromium search timing")
+    ap.add_argument("--real-runs", type=int, default=3, help="timed runs of the real book (default 3)")
+    ap.add_argument("--work", type=Path, default=Path(os.environ.get("BOOKBENCH_DIR", "/tmp/bookbench")))
+    ap.add_argument("--results", type=Path, default=HERE / "results.md")
+    ap.add_argument("--report-only", type=Path, metavar="BENCH_JSON",
+                    help="rewrite the report from an earlier run's WORK/bench.json, run nothing")
+    args = ap.parse_args(argv)
+    if args.report_only:
+        write_results(args.results, json.loads(args.report_only.read_text(encoding="utf-8")))
+        log(f"wrote {args.results}")
+        return 0
+
+    work = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    R: dict = {"started": dt.datetime.now().isoformat(timespec="seconds"), "runs": args.runs,
+               "load_start": ", ".join(f"{x:.2f}" for x in os.getloadavg()),
+               "machine": f"{platform.system()} {platform.release()}, {os.cpu_count()} cores, "
+                          f"Python {platform.python_version()}",
+               "ours": {}, "errors": {}, "notes": []}
+    ours, errors, notes = R["ours"], R["errors"], R["notes"]
+
+    def attempt(key, fn, *a):
+        try:
+            ours[key] = fn(*a)
+        except NotMeasured as exc:
+            errors[key] = str(exc)
+            log(f"{key}: not measured: {str(exc)[:300]}")
+        except Exception:  # noqa: BLE001 - a benchmark reports, it does not crash
+            errors[key] = traceback.format_exc()
+            log(f"{key}: not measured:\n{errors[key][-1500:]}")
+
+    book = work / "book"
+    if (book / "book.json").is_file() and (adapter.GEN_BOOK.stat().st_mtime > (book / "book.json").stat().st_mtime):
+        shutil.rmtree(book)
+    adapter.generate(book)
+    R["book_sha256"] = adapter.book_sha256(book)
+    root = work / "ours"
+    adapter.adapt_synthetic(book, root)
+    bad = adapter.verify_content(book, root)
+    R["content_check"] = ("every Markdown file byte-identical to `book.json`'s sha256" if not bad
+                          else f"CONTENT DIFFERS: {bad}")
+    R["ours_cmd"] = ".venv/bin/python ROOT/scripts/build_site.py --out ROOT/site [--clean]"
+
+    # Peers first: the browser comparison needs their MkDocs site.
+    peers, R["peers_note"] = load_peers(args, book, work)
+    R["peers"] = peers
+
+    log("ours: cold builds")
+    attempt("cold", bench_cold, root, args.runs)
+    log("ours: no-op rebuilds")
+    attempt("noop", bench_noop, root, args.runs)
+    site = root / "site"
+    if (site / "index.html").is_file():
+        attempt("search_download", search_download, site)
+        attempt("index_report", index_reports, site)
+        attempt("critical", critical_bytes, site, "ch07.html")
+    else:
+        for k in ("search_download", "index_report", "critical"):
+            errors[k] = "no built site"
+    log("ours: --serve edit -> reload")
+    attempt("serve", bench_serve, root, args.runs)
+    # --serve rebuilt the site with the edit restored; rebuild once so the site is the book's.
+    run_cmd(build_cmd(root))
+
+    if args.skip_browser:
+        errors["browser_search"] = "`--skip-browser`"
+    elif not Path(CHROMIUM).exists():
+        errors["browser_search"] = f"{CHROMIUM} not found"
+    elif (site / "index.html").is_file():
+        log("browser: our search")
+        server = static_server(site)
+        port = server.server_address[1]
+        try:
+            attempt("browser_search", browser_search,
+                    lambda name: f"http://127.0.0.1:{port}/"
+                                 f"{dict((n, p) for n, _k, p, _ in EDITIONS)[name]}ch07.html",
+                    args.runs, "#search-input", "#search-results li")
+        finally:
+            server.shutdown()
+        mk = mkdocs_site()
+        if mk is None:
+            errors["mkdocs_browser"] = "no MkDocs site from a peers run under " + str(PEERBENCH)
+        else:
+            log("browser: MkDocs search")
+            server = static_server(mk)
+            port = server.server_address[1]
+            try:
+                res = browser_search(
+                    lambda name: f"http://127.0.0.1:{port}/"
+                                 f"{dict((n, p) for n, _k, _p, p in EDITIONS)[name]}ch07/",
+                    args.runs, "input.md-search__input", ".md-search-result__item",
+                    ready_js=MKDOCS_READY_JS)
+                R["mkdocs_browser_search"] = res
+                R["mkdocs_search_download"] = {n: {"gzip": v["gzip"], "raw": v["raw"],
+                                                   "files": v["files"]} for n, v in res.items()}
+            except Exception:  # noqa: BLE001
+                errors["mkdocs_browser"] = traceback.format_exc()[-1500:]
+                log("MkDocs browser search not measured:\n" + errors["mkdocs_browser"])
+            finally:
+                server.shutdown()
+
+    if args.skip_real:
+        errors["real_cold"] = errors["real_warm"] = "`--skip-real`"
+    else:
+        real = work / "real"
+        adapter.adapt_real(real)
+        log("real book: cold builds (all figures)")
+        attempt("real_cold", lambda: (run_cmd(build_cmd(real, "--clean")),
+                                      timed_builds(real, args.real_runs, ("--clean",), "real cold"))[1])
+        log("real book: warm rebuilds")
+        attempt("real_warm", bench_noop, real, args.real_runs)
+
+    notes.append("Like with like: we render all math with KaTeX at build time, so the fair cold-build "
+                 "peer is Hugo + `transform.ToMath`; MkDocs and plain Hugo leave math to the browser.")
+    notes.append("Our no-op rebuild is a new process (`build_site.py` run again): the on-disk cache "
+                 "(`.cache/bookkit`) skips cells, figures and KaTeX, everything else is redone.")
+    notes.append("The serve scenario edits `manuscripts/ch07.md` of the adapted root and restores it "
+                 "after each run (the restore's rebuild is waited for, untimed); one untimed warm-up edit.")
+    R["finished"] = dt.datetime.now().isoformat(timespec="seconds")
+    R["load_end"] = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    (work / "bench.json").write_text(json.dumps(R, indent=1, default=str, ensure_ascii=False),
+                                     encoding="utf-8")
+    args.results.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        write_results(args.results, R)
+    except Exception:  # noqa: BLE001 - keep the raw numbers; `--report-only` redoes the report
+        log("writing the report failed (raw numbers kept in bench.json):\n" + traceback.format_exc())
+        return 1
+    log(f"wrote {args.results} (raw: {work / 'bench.json'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

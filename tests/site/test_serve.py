@@ -1,0 +1,78 @@
+"""`--serve`: live reload after an edit, the error shown in the page, recovery, safe serving."""
+import http.client
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(book_copy, warm_cache):
+    shutil.copytree(warm_cache, book_copy / ".cache" / "bookkit")
+    port = free_port()
+    log = open(book_copy / "serve.log", "w+")
+    proc = subprocess.Popen([sys.executable, "-m", "bookkit", "serve", "--port", str(port)],
+                            cwd=book_copy, stdout=log, stderr=subprocess.STDOUT,
+                            env={**os.environ, "PYTHONPATH": str(book_copy)})
+    deadline = time.time() + 120
+    while "serving http://" not in (book_copy / "serve.log").read_text():
+        assert proc.poll() is None, (book_copy / "serve.log").read_text()
+        assert time.time() < deadline, "server did not start"
+        time.sleep(0.2)
+    yield book_copy, port, proc
+    proc.terminate()
+    proc.wait(timeout=10)
+    log.close()
+
+
+def test_edit_reloads_open_page_and_errors_show_in_page(server, browser):
+    book, port, _ = server
+    page = browser.new_page()
+    page.goto(f"http://127.0.0.1:{port}/en/outlook.html")
+    path = book / "book-en" / "12-outlook.md"
+    original = path.read_text()
+    # 1. An edit reloads the open page with the new text.
+    path.write_text(original + "\nA freshly written sentence about HBM.\n")
+    page.wait_for_selector("text=A freshly written sentence about HBM.", timeout=20_000)
+    # 2. A broken source: the page shows the error with file and line, the site keeps serving.
+    path.write_text(original + "\nSee @fig-does-not-exist.\n")
+    error = page.wait_for_selector("#build-error", timeout=20_000)
+    assert "12-outlook.md:" in error.inner_text() and "@fig-does-not-exist" in error.inner_text()
+    assert page.locator("main h1").is_visible()          # the last good page is still there
+    # 3. Fixing it recovers: the error disappears.
+    path.write_text(original)
+    page.wait_for_selector("#build-error", state="detached", timeout=20_000)
+    page.close()
+
+
+def test_port_in_use_is_a_one_line_error(server):
+    book, port, _ = server
+    result = subprocess.run([sys.executable, "-m", "bookkit", "serve", "--port", str(port)],
+                            cwd=book, capture_output=True, text=True, timeout=60,
+                            env={**os.environ, "PYTHONPATH": str(book)})
+    assert result.returncode == 2
+    assert f"127.0.0.1:{port} is not available" in result.stderr
+    assert "--port" in result.stderr
+
+
+def test_serves_nothing_outside_the_site(server):
+    book, port, _ = server
+    (book / "build" / "secret.txt").write_text("not for readers")
+    for path in ("/../secret.txt", "/%2e%2e/secret.txt", "/en/../../secret.txt"):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", path)
+        response = conn.getresponse()
+        body = response.read()
+        assert b"not for readers" not in body, path
+        assert response.status in (403, 404), path
