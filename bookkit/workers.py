@@ -37,10 +37,15 @@ class DependencyRecorder:
         # A forked job inherits the parent's modules. Forget the book's own modules (e.g.
         # `calculations`, imported by a test or an earlier in-process draw) so that the job
         # imports them again and they, and the data files they load lazily, are recorded.
+        # Any module loaded from outside the Python installation counts as local, whichever
+        # book folder it came from (a test process may have imported another copy's).
+        installed = tuple(os.path.realpath(p) for p in {sys.prefix, sys.base_prefix})
         for name, module in list(sys.modules.items()):
-            path = getattr(module, "__file__", None) or ""
-            if (os.path.abspath(path).startswith(self.root) and not name.startswith("bookkit")
-                    and not os.path.abspath(path).startswith(self.ignore)):
+            path = getattr(module, "__file__", None)
+            if not path or name == "bookkit" or name.startswith("bookkit."):
+                continue
+            real = os.path.realpath(path)
+            if not real.startswith(installed) and "/site-packages/" not in real:
                 del sys.modules[name]
         self._modules_before = set(sys.modules)
         sys.addaudithook(self._hook)

@@ -26,3 +26,32 @@ def browser():
         chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The whole embedded book, built once per test session (this also warms the shared cache
+    that tests on copies of the book start from)."""
+    from bookkit.build import BuildOptions, Builder
+    out = tmp_path_factory.mktemp("site") / "site"
+    Builder(BuildOptions(root=ROOT, out=out, quiet=True)).build()
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    """The built site served over HTTP under a sub-path (/site/), as on a static host."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=str(built_site.parent))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/{built_site.name}/"
+    httpd.shutdown()
+    httpd.server_close()

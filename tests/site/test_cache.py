@@ -98,10 +98,26 @@ def test_cell_time_limit(book, warm_cache, tmp_path):
 def test_dependencies_are_recorded_even_if_the_parent_imported_them(tmp_path):
     """A forked job must not inherit `calculations` (and its loaded configs) unrecorded."""
     from bookkit.resolve.cells import execute_cells
+    from bookkit.workers import run_jobs
     from calculations import formulas, models
     formulas.kv_bytes_per_token(models.get("qwen3-8b"))       # parent loads the config first
     root = str(Path(__file__).resolve().parents[2])
-    result = execute_cells(str(tmp_path / "x.md"), [(1, "from calculations import models\n"
-                                                        "m = models.get('qwen3-8b')\n")], root)
+    cells = [(1, "from calculations import models\nm = models.get('qwen3-8b')\n")]
+    result = run_jobs([("x", execute_cells, (str(tmp_path / "x.md"), cells, root))])["x"]
     assert "calculations/data/configs/Qwen--Qwen3-8B.json" in result.deps
     assert "calculations/models.py" in result.deps
+
+
+def test_a_copy_of_the_book_uses_its_own_calculations(book_copy, tmp_path):
+    """The test process imported the repository's `calculations`; a job for a copy of the book
+    must import the copy's (and record it), not reuse the parent's."""
+    import calculations  # noqa: F401  (the repository's, as a test process would have)
+    from bookkit.resolve.cells import execute_cells
+    from bookkit.workers import run_jobs
+    (book_copy / "calculations" / "only_in_copy.py").write_text("VALUE = 42\n")
+    cells = [(1, "from calculations.only_in_copy import VALUE\nv = VALUE\n")]
+    result = run_jobs([("x", execute_cells, (str(tmp_path / "x.md"), cells,
+                                             str(book_copy)))])["x"]
+    assert result.ok, result.error
+    assert result.value["v"].value == 42
+    assert "calculations/only_in_copy.py" in result.deps

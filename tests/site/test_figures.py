@@ -5,9 +5,15 @@ from pathlib import Path
 import pytest
 
 from bookkit.resolve.figures import LANGS, draw_figure
+from bookkit.workers import run_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = sorted((ROOT / "manuscripts" / "figures").glob("*.py"))
+
+
+def draw(script, lang):
+    """Draw in a forked job, as the build does (the job changes directory and modules)."""
+    return run_jobs([("f", draw_figure, (str(script), lang, str(ROOT)))])["f"]
 
 
 def strings_of(script: Path) -> dict:
@@ -20,7 +26,7 @@ def strings_of(script: Path) -> dict:
 @pytest.mark.parametrize("lang", LANGS)
 def test_figure_text_is_localised(lang):
     script = ROOT / "manuscripts" / "figures" / "roofline.py"
-    result = draw_figure(str(script), lang, str(ROOT))
+    result = draw(script, lang)
     assert result.ok, result.error
     table = strings_of(script)[lang]
     drawn = " ".join(result.value["texts"])
@@ -35,8 +41,8 @@ def test_figure_text_is_localised(lang):
 
 def test_svg_and_pdf_are_deterministic():
     script = str(ROOT / "manuscripts" / "figures" / "roofline.py")
-    first = draw_figure(script, "zh-Hant", str(ROOT)).value
-    second = draw_figure(script, "zh-Hant", str(ROOT)).value
+    first = draw(script, "zh-Hant").value
+    second = draw(script, "zh-Hant").value
     assert first["svg"] == second["svg"] and first["pdf"] == second["pdf"]
 
 
@@ -52,7 +58,7 @@ def test_missing_glyph_fails_instead_of_tofu(tmp_path):
     script = tmp_path / "tofu.py"
     script.write_text('STRINGS = {l: {"t": "𓀀 hieroglyph"} for l in ("zh-Hans", "en", "zh-Hant")}\n'
                       "def draw(fig, t):\n    fig.add_subplot().set_title(t['t'])\n")
-    result = draw_figure(str(script), "en", str(ROOT))
+    result = draw(script, "en")
     assert not result.ok
     assert "missing glyph" in result.error and "tofu.py" in result.error
 
@@ -61,5 +67,5 @@ def test_string_tables_must_agree(tmp_path):
     script = tmp_path / "keys.py"
     script.write_text('STRINGS = {"zh-Hans": {"a": "甲"}, "en": {"a": "A"}, "zh-Hant": {"b": "乙"}}\n'
                       "def draw(fig, t):\n    pass\n")
-    result = draw_figure(str(script), "en", str(ROOT))
+    result = draw(script, "en")
     assert not result.ok and "different keys" in result.error

@@ -1,0 +1,108 @@
+"""Unit tests on tiny in-memory chapters: parsing, numbering, IDs, cross-references, math."""
+from pathlib import Path
+
+import pytest
+
+from bookkit.markdown import parse
+from bookkit.model import BuildError, ChapterSource
+from bookkit.resolve.numbering import label_text, number_chapter
+
+STRINGS = {"chapter": "第 {n} 章", "section": "{n} 节", "figure": "图 {n}", "table": "表 {n}",
+           "equation": "式 ({n})", "preface": "前言"}
+
+
+def chapter(text: str, number: int = 3, slug: str = "workloads") -> ChapterSource:
+    return ChapterSource(edition="zh", number=number, slug=slug, path=Path(f"{slug}.md"), text=text)
+
+
+def number(text: str, number_: int = 3):
+    labels = {}
+    ch = chapter(text, number_)
+    tokens, _ = parse(ch.text)
+    outline = number_chapter(ch, tokens, labels)
+    return labels, outline, tokens
+
+
+def test_sections_figures_tables_equations_are_numbered_in_order():
+    labels, outline, _ = number("""# 负载 {#sec-workloads}
+
+## 阶段 {#sec-phases}
+
+### 预填充 {#sec-prefill}
+
+![图注](figures/a.py){#fig-a}
+
+| a |
+|---|
+| 1 |
+
+: 表注 {#tbl-a}
+
+$$
+x = 1
+$$ {#eq-a}
+
+## 到达 {#sec-arrivals}
+
+![图注二](figures/b.py){#fig-b}
+""")
+    assert [(l.id, l.kind, l.number) for l in labels.values()] == [
+        ("sec-workloads", "chapter", "3"), ("sec-phases", "section", "3.1"),
+        ("sec-prefill", "section", "3.1.1"), ("fig-a", "figure", "3-1"),
+        ("tbl-a", "table", "3-1"), ("eq-a", "equation", "3.1"),
+        ("sec-arrivals", "section", "3.2"), ("fig-b", "figure", "3-2")]
+    assert [f[0] for f in outline.figures] == ["fig-a", "fig-b"]
+    assert label_text(labels["fig-b"], STRINGS) == "图 3-2"
+    assert label_text(labels["sec-prefill"], STRINGS) == "3.1.1 节"
+    assert label_text(labels["sec-workloads"], STRINGS) == "第 3 章"
+    assert label_text(labels["eq-a"], STRINGS) == "式 (3.1)"
+
+
+def test_headings_without_ids_get_positional_ids_and_heading_text_loses_attrs():
+    labels, outline, tokens = number("# 标题\n\n## 甲\n\n## 乙 {#sec-b .x}\n")
+    assert list(labels) == ["sec-workloads", "sec-workloads-1", "sec-b"]
+    assert outline.sections[1][3] == "乙"
+
+
+@pytest.mark.parametrize("text,message", [
+    ("## 没有章标题\n", "must start with a level-1 heading"),
+    ("# 甲\n\n# 乙\n", "a second level-1 heading"),
+    ("# 甲\n\n## 一 {#sec-x}\n\n## 二 {#sec-x}\n", "duplicate label `sec-x`"),
+    ("# 甲\n\n![图](figures/a.py)\n", "an executable figure needs an ID"),
+])
+def test_structural_errors_name_the_line(text, message):
+    with pytest.raises(BuildError) as err:
+        number(text)
+    assert message in err.value.render() and "workloads.md:" in err.value.render()
+
+
+def test_inline_rules_bound_values_and_xrefs():
+    tokens, _ = parse("见 @fig-a，共 {{ n | count sig=3 }} 个；邮件 a@fig-b.com；{{ 1 / x }}\n")
+    kids = [(c.type, c.meta) for c in tokens[1].children if c.type != "text"]
+    assert kids == [("xref", {"id": "fig-a"}),
+                    ("bound_value", {"name": "n", "spec": "count sig=3"}),
+                    ("bound_value", {"name": "", "spec": "", "invalid": "{{ 1 / x }}"})]
+
+
+def test_table_cell_bound_value_with_escaped_pipe():
+    tokens, _ = parse("| a |\n|---|\n| {{ v \\| int }} |\n")
+    metas = [c.meta for t in tokens for c in (t.children or []) if c.type == "bound_value"]
+    assert metas == [{"name": "v", "spec": "int"}]
+
+
+def test_inline_children_carry_line_numbers():
+    tokens, _ = parse("# T\n\nfirst line\nsecond @fig-x line\n")
+    ref = next(c for c in tokens[4].children if c.type == "xref")
+    assert ref.map[0] + 1 == 4
+
+
+def test_katex_renders_aligned_at_build_time(tmp_path):
+    from bookkit.cache import Cache
+    from bookkit.render.math import render_all
+    root = Path(__file__).resolve().parents[2]
+    tex = r"\begin{aligned} a &= b + c \\ d &= e \end{aligned}"
+    out = render_all({(tex, True)}, root, Cache(tmp_path))
+    html = out[(tex, True)]
+    assert "<mtable" in html and 'class="katex-display"' in html
+    bad = render_all({(r"\foo{x}", False)}, root, Cache(tmp_path))
+    assert isinstance(bad[(r"\foo{x}", False)], Exception)
