@@ -66,6 +66,7 @@ class Builder:
         self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
         self._last_manifest: dict[str, str] | None = None
         self._search_code: str | None = None
+        self._jinja = None
         self._rendered: dict[tuple, tuple] = {}    # chapter inputs -> (html, assets, errors, docs)
         self._pages: dict[tuple, dict] = {}        # edition inputs -> page files
         self._figure_memo: dict[str, tuple] = {}   # cache key -> (deps, FigureImage)
@@ -140,7 +141,6 @@ class Builder:
                 ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels[key],
                                     values=cells[chapter.number].values, math={},
                                     figures=figures, figure_sizes=sizes,
-                                    shown_cells=cells[chapter.number].shown_cells,
                                     chapter_files=chapter_files)
                 contexts[(key, chapter.number)] = ctx
                 collect_math(tokens, ctx, formulas)
@@ -153,7 +153,9 @@ class Builder:
 
         t0 = time.perf_counter()
         files: dict[str, bytes] = {}
-        env_j = environment(self.root)
+        if self._jinja is None:
+            self._jinja = environment(self.root)   # auto-reloads templates that changed
+        env_j = self._jinja
         version = asset_version(self.root)
         editions_info = [e.info for e in book.editions.values()]
         errors: list[BuildError] = []
@@ -315,7 +317,8 @@ def _dump_manifest(manifest: dict) -> str:
 
 
 def site_config(root: Path) -> SiteConfig:
-    data = yaml.safe_load((root / "manuscripts" / "book.yml").read_text(encoding="utf-8"))
+    data = yaml.load((root / "manuscripts" / "book.yml").read_text(encoding="utf-8"),
+                     Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     site_url = str(data.get("site_url", "https://example.org/")).rstrip("/") + "/"
     release = str(data.get("release_url", "")).rstrip("/") + "/"
     return SiteConfig(site_url=site_url, release_url=release,

@@ -22,7 +22,6 @@ from .load import load_book
 from .markdown import BOUND_RE, XREF_RE
 from .model import BuildError
 from .render.html import RenderContext, bound_text, xref
-from .resolve.numbering import label_text
 
 ROOT = Path(__file__).resolve().parent.parent
 # Inline code spans and math, which inline substitutions must treat differently from prose.

@@ -29,7 +29,8 @@ def _read_yaml(path: Path) -> dict:
     except FileNotFoundError:
         raise BuildError(path, None, "file not found", "create it; see CONTRIBUTING.md")
     try:
-        data = yaml.safe_load(text)
+        # The C loader when PyYAML has it: the configs are read on every (re)build.
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None

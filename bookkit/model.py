@@ -92,7 +92,6 @@ class CellResults:
 
     chapter: int
     values: dict[str, BoundValue] = field(default_factory=dict)
-    shown_cells: dict[str, str] = field(default_factory=dict)   # label -> code, for listings
     deps: dict[str, str] = field(default_factory=dict)          # file -> sha256, for the cache
     executed: bool = False                                      # False when served from cache
 
@@ -106,13 +105,6 @@ class Label:
     number: str          # "1", "1.2", "1-2", "1.3"
     slug: str            # page that holds it
     title: str           # heading text or caption (without the number)
-
-
-@dataclass(frozen=True)
-class FigureJob:
-    script: Path
-    figure_id: str
-    edition_lang: str
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,6 @@ class RenderContext:
     math: dict
     figures: dict[tuple[str, str], FigureImage]
     figure_sizes: dict[tuple[str, str], tuple[int, int]]
-    shown_cells: dict[str, str] = field(default_factory=dict)
     errors: list[BuildError] = field(default_factory=list)
     chapter_files: dict[str, str] = field(default_factory=dict)   # "03-x.md" -> "workloads"
     assets: dict[str, Path] = field(default_factory=dict)          # site path -> source image
@@ -327,5 +326,3 @@ def render_chapter(tokens: list[Token], env: dict, ctx: RenderContext) -> str:
     env["ctx"] = ctx
     return renderer.render(tokens, parser().options, env)
 
-
-TAG_RE = re.compile(r"<[^>]+>")

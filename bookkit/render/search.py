@@ -230,6 +230,25 @@ def build_search_assets(docs: list[SearchDoc], lang: str) -> dict[str, bytes]:
     return {ASSET_NAME: text.encode("utf-8")}
 
 
+_FIELD_TERMS: dict[str, tuple[str, ...]] = {}
+
+
+def _field_terms(text: str, charmap: dict[str, str]) -> tuple[str, ...]:
+    """Index terms of one field: tokenised, lowercased, stop words dropped, stemmed.
+
+    Memoised on the text: a character's folding depends only on the character (see
+    `build_charmap`), so under `--serve` an edit re-tokenises only the sections it touched.
+    """
+    hit = _FIELD_TERMS.get(text)
+    if hit is None:
+        hit = tuple(stem_js(token) for token in (t.lower() for t in tokenize(text, charmap))
+                    if token not in STOP_WORDS)
+        if len(_FIELD_TERMS) > 100_000:
+            _FIELD_TERMS.clear()
+        _FIELD_TERMS[text] = hit
+    return hit
+
+
 def _compact_direct(doc_fields: list[dict[str, str]], charmap: dict[str, str]) -> dict:
     """The same payload `_compact` makes from lunr's Builder, computed directly.
 
@@ -249,11 +268,7 @@ def _compact_direct(doc_fields: list[dict[str, str]], charmap: dict[str, str]) -
         for field in names:
             counts: dict[int, int] = {}
             kept = 0
-            for token in tokenize(fields[field], charmap):
-                token = token.lower()
-                if token in STOP_WORDS:
-                    continue
-                term = stem_js(token)
+            for term in _field_terms(fields[field], charmap):
                 t = term_index.get(term)
                 if t is None:
                     t = term_index[term] = len(term_index)

@@ -40,9 +40,12 @@ def asset_version(root: Path) -> str:
 
 
 def page_depth_prefix(info: EditionInfo) -> tuple[str, str]:
-    """(root, static) relative paths from a page of this edition."""
-    up = "../" if info.url_prefix else ""
-    return "./" if not up else "./", f"{up}static/"
+    """(root, static) relative paths from a page of this edition.
+
+    Every page of an edition sits at the edition's root; the static folder is shared at the
+    site root, one level up for the translations.
+    """
+    return "./", ("../" if info.url_prefix else "") + "static/"
 
 
 def nav_items(outlines: list[ChapterOutline], info: EditionInfo, current: str | None):

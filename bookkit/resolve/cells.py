@@ -178,9 +178,8 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
     for chapter in chapters:
         tokens = parsed.get(chapter.path) if parsed else None
         cells = extract_cells(chapter, tokens)
-        shown = {f"cell-{c.line}": c.code for c in cells if c.show}
         if not cells:
-            results[chapter.number] = CellResults(chapter=chapter.number, shown_cells=shown)
+            results[chapter.number] = CellResults(chapter=chapter.number)
             continue
         payload = [(c.line, c.code) for c in cells]
         key = key_of("cells", str(chapter.path.relative_to(root)), payload, versions)
@@ -188,9 +187,9 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
         hit = cache.get("cells", key, deps)
         if hit is not None:
             results[chapter.number] = CellResults(chapter=chapter.number, values=hit,
-                                                  shown_cells=shown, deps=deps, executed=False)
+                                                  deps=deps, executed=False)
             continue
-        keys[chapter.number] = (key, shown)
+        keys[chapter.number] = key
         jobs.append((str(chapter.number), execute_cells, (str(chapter.path), payload,
                                                             str(root))))
     if jobs:
@@ -203,10 +202,10 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
                               else f"{_chapter_path(chapters, number)}: calc cells: "
                                    f"{result.error.strip().splitlines()[-1]}")
                 continue
-            key, shown = keys[number]
+            key = keys[number]
             cache.put("cells", key, result.value, result.deps)
             results[number] = CellResults(chapter=number, values=result.value,
-                                          shown_cells=shown, deps=result.deps or {},
+                                          deps=result.deps or {},
                                           executed=True)
         if errors:
             raise BuildError(None, None, "\n".join(errors))

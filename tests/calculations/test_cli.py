@@ -4,7 +4,6 @@ import io
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
