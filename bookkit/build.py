@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from .cache import Cache, sha256_bytes
+from .fsutil import swap_dir
 from .load import load_book
 from .markdown import inline_text, parse
 from .model import Book, BuildError, ChapterSource, Label
@@ -266,14 +267,7 @@ class Builder:
             target.write_bytes(files[path])
             written += 1
         (new / ".manifest.json").write_text(_dump_manifest(manifest))
-        trash = out.with_name(out.name + ".old")
-        if trash.exists():
-            shutil.rmtree(trash)
-        if out.exists():
-            os.rename(out, trash)
-        os.rename(new, out)
-        if trash.exists():
-            shutil.rmtree(trash)
+        swap_dir(new, out)
         self._last_manifest = manifest
         return True, written
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from .build import BuildOptions, Builder
+from .fsutil import swap_dir
 from .load import load_book
 from .markdown import BOUND_RE, XREF_RE
 from .model import BuildError
@@ -186,9 +187,7 @@ def export_edition(edition: str, out_dir: Path, chapter: int | None = None,
     }
     (tmp / "metadata.yaml").write_text(yaml.safe_dump(meta, allow_unicode=True, sort_keys=True),
                                        encoding="utf-8")
-    if out_dir.exists():
-        shutil.rmtree(out_dir)
-    tmp.rename(out_dir)
+    swap_dir(tmp, out_dir)
     return out_dir
 
 

@@ -63,7 +63,8 @@ class ReleaseError(Exception):
     pass
 
 
-from bookkit.model import BuildError as BookError  # noqa: E402  (after the sys.path insert)
+from bookkit.fsutil import swap_dir  # noqa: E402  (after the sys.path insert)
+from bookkit.model import BuildError as BookError  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------- inputs
@@ -286,13 +287,7 @@ def make_release(out: Path, artifacts: Path | None, site: Path, root: Path = ROO
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    old = out.with_name(out.name + ".old")
-    if old.exists():
-        shutil.rmtree(old)
-    if out.exists():
-        os.rename(out, old)
-    os.rename(tmp, out)
-    shutil.rmtree(old, ignore_errors=True)
+    swap_dir(tmp, out)
     return out
 
 
