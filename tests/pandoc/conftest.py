@@ -12,6 +12,18 @@ FIXTURES = ROOT / "tests" / "fixtures" / "pandoc"
 EDITIONS = ("zh", "en", "zh-tw")
 
 
+def _ensure_fixture_figures() -> None:
+    """The fixtures' figures are drawn, not committed (like every other output)."""
+    import subprocess
+    wanted = [FIXTURES / ed / "figures" / f"{name}.{ext}" for ed in EDITIONS
+              for name in ("fig-roofline", "fig-kv-growth") for ext in ("pdf", "svg")]
+    if not all(path.is_file() for path in wanted):
+        subprocess.run([sys.executable, str(FIXTURES / "make_figures.py")], check=True)
+
+
+_ensure_fixture_figures()
+
+
 @pytest.fixture(scope="session")
 def fixtures_dir() -> Path:
     return FIXTURES
