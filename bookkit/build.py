@@ -22,7 +22,7 @@ from .load import load_book
 from .markdown import inline_text, parse
 from .model import Book, BuildError, ChapterSource, Label
 from .render import math as mathrender
-from .render.html import RenderContext, bound_text, collect_math, render_chapter, xref
+from .render.html import RenderContext, collect_math, plain_inline, render_chapter
 from .render.search import SearchDoc, build_search_assets
 from .render.site import SiteConfig, asset_version, environment, render_pages, sitemap
 from .resolve.cells import resolve_cells
@@ -366,25 +366,8 @@ def section_docs(tokens, ctx: RenderContext, outline: ChapterOutline) -> list[Se
             continue
         if tok.type == "inline" and not (i > 0 and tokens[i - 1].type == "heading_open"
                                          and tokens[i - 1].tag in ("h1", "h2", "h3")):
-            parts.append(_inline_plain(tok, ctx))
+            parts.append(plain_inline(tok.children or [], ctx))
         elif tok.type == "fence" and not tok.info.startswith("calc"):
             parts.append(tok.content)
     flush()
     return [d for d in docs if d.text or d.section]
-
-
-def _inline_plain(tok, ctx: RenderContext) -> str:
-    out = []
-    for child in tok.children or []:
-        if child.type in ("text", "code_inline"):
-            out.append(child.content)
-        elif child.type == "bound_value":
-            out.append(bound_text(ctx, child.meta["name"], child.meta["spec"], None)[0])
-        elif child.type == "xref":
-            label = ctx.labels.get(child.meta["id"])
-            out.append(xref(ctx, child.meta["id"], None)[1] if label else "")
-        elif child.type == "image":
-            out.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            out.append(" ")
-    return "".join(out)

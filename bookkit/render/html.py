@@ -144,7 +144,7 @@ class BookRenderer(RendererHTML):
         image = next(k for k in inline.children if k.type == "image")
         fid = tok.meta["figure_id"]
         caption = self.renderInline(image.children or [], {}, {"ctx": ctx})
-        alt = html.escape(_plain(image.children or []), quote=True)
+        alt = html.escape(plain_inline(image.children or [], ctx), quote=True)
         src = f"figures/{fid}.{ctx.edition.lang}.svg"
         w, h = ctx.figure_sizes.get((fid, ctx.edition.lang), (640, 360))
         label = ctx.edition.strings["figure"].format(n=tok.meta["number"])
@@ -229,7 +229,7 @@ class BookRenderer(RendererHTML):
         tok = tokens[idx]
         ctx: RenderContext = env["ctx"]
         src = str(tok.attrs.get("src", ""))
-        alt = _plain(tok.children or [])
+        alt = plain_inline(tok.children or [], ctx)
         if not alt.strip():
             ctx.fail(tok, f"image `{src}` has no alt text", "write ![description](path)")
         if src.endswith(".py"):
@@ -279,13 +279,29 @@ def math_source(ctx: RenderContext, tok: Token, tag: str | None = None) -> str:
     return tex
 
 
-def _plain(children: list[Token]) -> str:
+def plain_inline(children: list[Token], ctx: RenderContext | None = None) -> str:
+    """Plain text of inline tokens as a reader sees it: bound numbers formatted, references as
+    their labels (for alt text, search documents and descriptions)."""
     out = []
     for child in children:
-        if child.type in ("text", "code_inline", "math_inline"):
+        if child.type in ("text", "code_inline"):
             out.append(child.content)
+        elif child.type in ("math_inline", "math_inline_double"):
+            out.append(BOUND_RE.sub(lambda m: bound_text(ctx, m.group(1), m.group(2) or "",
+                                                         child)[0], child.content)
+                       if ctx else child.content)
         elif child.type == "bound_value":
-            out.append(child.content)
+            out.append(bound_text(ctx, child.meta["name"], child.meta.get("invalid") or
+                                  child.meta["spec"], child)[0] if ctx else child.content)
+        elif child.type == "xref":
+            label = ctx.labels.get(child.meta["id"]) if ctx else None
+            out.append(xref(ctx, child.meta["id"], child)[1] if label else "")
+        elif child.type == "image":
+            out.append(plain_inline(child.children or [], ctx))
+        elif child.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        elif child.children:
+            out.append(plain_inline(child.children, ctx))
     return "".join(out).strip()
 
 

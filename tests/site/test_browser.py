@@ -112,3 +112,15 @@ def test_no_serious_accessibility_violations(context_factory, site_url, scheme):
                 problems.append(f"{path} [{scheme}]: {v['id']}: {v['help']} "
                                 f"({len(v['nodes'])} nodes, e.g. {v['nodes'][0]['html'][:120]})")
     assert not problems, "\n".join(problems)
+
+
+def test_search_results_fit_a_phone_screen(context_factory, site_url):
+    page = context_factory(viewport={"width": 360, "height": 740}).new_page()
+    page.goto(site_url + "en/workloads.html")
+    page.focus("#search-input")
+    page.keyboard.type("KV cache")
+    page.wait_for_selector("#search-results li")
+    box = page.locator("#search-results").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    # Result text is what a reader sees: bound numbers resolved, no template braces.
+    assert "{{" not in page.locator("#search-results").inner_text()
