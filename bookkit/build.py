@@ -19,7 +19,7 @@ import yaml
 from .cache import Cache, sha256_bytes
 from .fsutil import swap_dir
 from .load import load_book
-from .markdown import inline_text, parse
+from .markdown import parse
 from .model import Book, BuildError, ChapterSource, Label
 from .render import math as mathrender
 from .render.html import RenderContext, collect_math, plain_inline, render_chapter
@@ -108,7 +108,12 @@ class Builder:
             outlines[key] = []
             for chapter in edition.chapters:
                 tokens, _ = self.parsed(chapter)
-                outline = number_chapter(chapter, tokens, labels[key])
+                titles = RenderContext(chapter=chapter, edition=edition.info, labels=labels[key],
+                                       values=cells[chapter.number].values, math={},
+                                       figures={}, figure_sizes={})
+                # Unknown names in titles are reported by the render pass, with file:line.
+                outline = number_chapter(chapter, tokens, labels[key],
+                                         lambda tok, c=titles: plain_inline(tok.children or [], c))
                 outlines[key].append(outline)
                 for fid, src, line in outline.figures:
                     tasks.append(FigureTask(fid, self.root / "manuscripts" / src,
@@ -135,6 +140,7 @@ class Builder:
 
         contexts = {}
         formulas: set = set()
+        chapter_math: dict[tuple, set] = {}
         chapter_files = {c.path.name: c.slug for c in book.original.chapters}
         for key, edition in book.editions.items():
             for chapter in edition.chapters:
@@ -144,7 +150,9 @@ class Builder:
                                     figures=figures, figure_sizes=sizes,
                                     chapter_files=chapter_files)
                 contexts[(key, chapter.number)] = ctx
-                collect_math(tokens, ctx, formulas)
+                chapter_math[(key, chapter.number)] = wanted = set()
+                collect_math(tokens, ctx, wanted)
+                formulas |= wanted
         t0 = time.perf_counter()
         try:
             math = mathrender.render_all(formulas, self.root, self.cache)
@@ -167,6 +175,7 @@ class Builder:
             bodies, has_math, docs = {}, {}, []
             prefix = edition.info.url_prefix
             labels_digest = _digest(sorted(labels[key].items()))
+            sizes_digest = _digest(sorted(sizes.items()))
             for chapter in edition.chapters:
                 tokens, env = self.parsed(chapter)
                 ctx = contexts[(key, chapter.number)]
@@ -175,8 +184,8 @@ class Builder:
                 # Everything a chapter's HTML depends on; under --serve an edit re-renders
                 # only the chapters whose inputs changed.
                 memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0], labels_digest,
-                            _digest(sorted(ctx.values.items())), _digest(sorted(sizes.items())),
-                            _digest(sorted(math_for(tokens, ctx, math))))
+                            _digest(sorted(ctx.values.items())), sizes_digest,
+                            _digest(sorted(chapter_math[(key, chapter.number)])))
                 memo = self._rendered.get(memo_key)
                 if memo is None:
                     body = render_chapter(tokens, env, ctx)
@@ -281,13 +290,6 @@ def _digest(obj) -> str:
     return hashlib.sha256(repr(obj).encode()).hexdigest()
 
 
-def math_for(tokens, ctx: RenderContext, math: dict) -> list:
-    """The rendered formulas a chapter uses (part of its render key)."""
-    wanted: set = set()
-    collect_math(tokens, ctx, wanted)
-    return [(k, str(math.get(k))[:64]) for k in wanted]
-
-
 def _unique(errors: list[BuildError]) -> list[BuildError]:
     seen, out = set(), []
     for e in errors:
@@ -360,7 +362,7 @@ def section_docs(tokens, ctx: RenderContext, outline: ChapterOutline) -> list[Se
         if tok.type == "heading_open" and tok.tag in ("h2", "h3"):
             flush()
             parts = []
-            title = inline_text(tokens[i + 1]).strip()
+            title = plain_inline(tokens[i + 1].children or [], ctx)
             num = tok.meta.get("number", "")
             current = (f"{slug}.html#{tok.attrGet('id')}", f"{num} {title}".strip())
             continue

@@ -6,6 +6,7 @@ decides them. The same walk runs on every edition, so a figure has the same numb
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from markdown_it.token import Token
 
@@ -32,8 +33,11 @@ def is_figure_paragraph(tokens: list[Token], i: int) -> bool:
     return len(kids) == 1 and kids[0].type == "image" and str(kids[0].attrs.get("src", "")).endswith(".py")
 
 
-def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str, Label]
-                   ) -> ChapterOutline:
+def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str, Label],
+                   text_of: Callable[[Token], str] = inline_text) -> ChapterOutline:
+    """Number the chapter's headings and blocks; `text_of` turns a heading's or caption's inline
+    token into the plain title shown in tables of contents (the build passes one that formats
+    bound numbers, so `{{ n }}K 上下文` reads `128K 上下文` in the TOC too)."""
     outline = ChapterOutline(chapter=chapter)
     n = chapter.number
     counters = {"h2": 0, "h3": 0, "figure": 0, "table": 0, "equation": 0}
@@ -53,7 +57,7 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open":
             level = int(tok.tag[1])
-            title = inline_text(tokens[i + 1]).strip()
+            title = text_of(tokens[i + 1]).strip()
             if level == 1:
                 if seen_h1:
                     raise BuildError(path, line_of(tok), "a second level-1 heading",
@@ -107,7 +111,7 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
                 j -= 1
             tokens[j].meta.update(table_id=ident, number=number)
             if ident:
-                add(Label(ident, "table", number, chapter.slug, inline_text(tokens[i + 1])),
+                add(Label(ident, "table", number, chapter.slug, text_of(tokens[i + 1])),
                     line_of(tok))
         elif tok.type == "math_block_label":
             ident = tok.info.strip()

@@ -181,3 +181,20 @@ def test_unchanged_inputs_skip_the_build_and_any_edit_rebuilds(book_copy, warm_c
     chapter.write_text(chapter.read_text() + "\nOne more sentence.\n")
     third = run()
     assert "built" in third.stderr and "One more sentence." in (out / "en" / "outlook.html").read_text()
+
+
+def test_table_of_contents_titles_match_the_headings(built_site):
+    """Titles in the page TOC read like the headings, bound numbers included."""
+    import html as htmllib
+    for page in sorted(built_site.rglob("*.html")):
+        text = page.read_text()
+        toc = dict(re.findall(r'<li class="l\d"><a href="#([^"]+)">([^<]*)</a>', text))
+        for ident, title in toc.items():
+            heading = re.search(rf'<h[23] id="{re.escape(ident)}">(.*?) <a class="anchor"', text)
+            assert heading, (page, ident)
+            inner = re.sub(r'<span class="prov"[^>]*>.*?</span>', "", heading.group(1))
+            shown = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", inner)).strip()
+            # KaTeX in a heading renders its text twice (MathML + HTML); compare without it.
+            if "katex" in heading.group(1):
+                continue
+            assert htmllib.unescape(title).strip() == htmllib.unescape(shown), (page, ident)
