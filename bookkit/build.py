@@ -16,18 +16,19 @@ from pathlib import Path
 
 import yaml
 
-from .cache import Cache, sha256_bytes
+from .cache import Cache, key_of, sha256_bytes
 from .fsutil import swap_dir
 from .load import load_book
 from .markdown import parse
-from .model import Book, BuildError, ChapterSource, Label
+from .model import Book, BuildError, ChapterSource, Edition, Label
 from .render import math as mathrender
-from .render.html import RenderContext, collect_math, plain_inline, render_chapter
+from .render.html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
 from .render.search import SearchDoc, build_search_assets
 from .render.site import SiteConfig, asset_version, environment, render_pages, sitemap
 from .resolve.cells import resolve_cells
 from .resolve.figures import FigureTask, resolve_figures, svg_size
 from .resolve.numbering import ChapterOutline, number_chapter
+from .workers import Background, JobResult
 
 STATIC_FROM_NODE = {
     "lunr.min.js": "lunr/lunr.min.js",
@@ -68,7 +69,8 @@ class Builder:
         self._last_manifest: dict[str, str] | None = None
         self._search_code: str | None = None
         self._jinja = None
-        self._rendered: dict[tuple, tuple] = {}    # chapter inputs -> (html, assets, errors, docs)
+        self._rendered: dict[tuple, ChapterHtml] = {}   # chapter inputs -> its HTML
+        self._docs: dict[tuple, list] = {}         # chapter inputs -> its search documents
         self._pages: dict[tuple, dict] = {}        # edition inputs -> page files
         self._figure_memo: dict[str, tuple] = {}   # cache key -> (deps, FigureImage)
         # What the last resolve actually executed (not served from cache); tests read it.
@@ -124,109 +126,73 @@ class Builder:
                                   self.opt.workers, self.opt.cell_timeout, progress=self.log,
                                   drawn=self.drawn_figures, deps_out=self.figure_deps,
                                   memo=self._figure_memo)
+        self.cache.flush()   # store executed cells and drawn figures even if a later stage fails
         t3 = time.perf_counter()
         timings = {"cells": t1 - t0, "numbering": t2 - t1, "figures": t3 - t2}
         return cells, outlines, labels, figures, timings
 
     # -- build -----------------------------------------------------------------------------
     def build(self) -> BuildReport:
-        start = time.perf_counter()
-        report = BuildReport()
-        book = load_book(self.root, self.opt.editions)
-        config = site_config(self.root)
-        cells, outlines, labels, figures, timings = self.resolve(book)
-        report.cells_executed = sum(1 for c in cells.values() if c.executed)
-        sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
-
-        contexts = {}
-        formulas: set = set()
-        chapter_math: dict[tuple, set] = {}
-        chapter_files = {c.path.name: c.slug for c in book.original.chapters}
-        for key, edition in book.editions.items():
-            for chapter in edition.chapters:
-                tokens, env = self.parsed(chapter)
-                ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels[key],
-                                    values=cells[chapter.number].values, math={},
-                                    figures=figures, figure_sizes=sizes,
-                                    chapter_files=chapter_files)
-                contexts[(key, chapter.number)] = ctx
-                chapter_math[(key, chapter.number)] = wanted = set()
-                collect_math(tokens, ctx, wanted)
-                formulas |= wanted
-        t0 = time.perf_counter()
+        # The first build of a process starts Node at once (KaTeX loads while Python parses);
+        # a rebuild under --serve rarely has a new formula.
+        katex = mathrender.KatexProcess.try_start(self.root) if not self._rendered else None
+        background = None
         try:
-            math = mathrender.render_all(formulas, self.root, self.cache)
-        except mathrender.MathError as exc:
-            raise BuildError(None, None, str(exc))
-        timings["math"] = time.perf_counter() - t0
+            start = time.perf_counter()
+            report = BuildReport()
+            book = load_book(self.root, self.opt.editions)
+            cells, outlines, labels, figures, timings = self.resolve(book)
+            report.cells_executed = sum(1 for c in cells.values() if c.executed)
+            resolved = self.contexts(book, cells, outlines, labels, figures)
+            try:
+                math_job = mathrender.start_render(resolved.formulas, self.root, self.cache, katex)
+            except mathrender.MathError as exc:
+                raise BuildError(None, None, str(exc))
 
-        t0 = time.perf_counter()
-        files: dict[str, bytes] = {}
-        if self._jinja is None:
-            self._jinja = environment(self.root)   # auto-reloads templates that changed
-        env_j = self._jinja
-        version = asset_version(self.root)
-        editions_info = [e.info for e in book.editions.values()]
-        errors: list[BuildError] = []
-        sitemap_urls = []
-        for key, edition in book.editions.items():
-            if self.opt.editions and key not in self.opt.editions:
-                continue
-            bodies, has_math, docs = {}, {}, []
-            prefix = edition.info.url_prefix
-            labels_digest = _digest(sorted(labels[key].items()))
-            sizes_digest = _digest(sorted(sizes.items()))
-            for chapter in edition.chapters:
-                tokens, env = self.parsed(chapter)
-                ctx = contexts[(key, chapter.number)]
-                ctx.math = math
-                ctx.errors = []
-                # Everything a chapter's HTML depends on; under --serve an edit re-renders
-                # only the chapters whose inputs changed.
-                memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0], labels_digest,
-                            _digest(sorted(ctx.values.items())), sizes_digest,
-                            _digest(sorted(chapter_math[(key, chapter.number)])))
-                memo = self._rendered.get(memo_key)
-                if memo is None:
-                    body = render_chapter(tokens, env, ctx)
-                    memo = (body, dict(ctx.assets), list(ctx.errors),
-                            section_docs(tokens, ctx, outlines[key][chapter.number]))
-                    if not ctx.errors:
-                        self._rendered[memo_key] = memo
-                body, assets, chapter_errors, chapter_docs = memo
-                bodies[chapter.slug] = body
-                for site_path, source in assets.items():
-                    files[prefix + site_path] = source.read_bytes()
-                has_math[chapter.slug] = 'class="katex' in body
-                errors.extend(chapter_errors)
-                docs.extend(chapter_docs)
-            if errors:
-                continue
-            pages_key = (key, _digest(sorted(bodies.items())), labels_digest, version,
-                         _digest([(o.title, o.sections) for o in outlines[key]]))
-            pages = self._pages.get(pages_key)
-            if pages is None:
-                pages = render_pages(env_j, edition.info, editions_info, outlines[key], bodies,
-                                     has_math, config, version)
-                self._pages = {k: v for k, v in self._pages.items() if k[0] != key}
-                self._pages[pages_key] = pages
-            for name, data in pages.items():
-                files[prefix + name] = data
-                if name != "404.html":
-                    sitemap_urls.append(prefix + (name if name != "index.html" else ""))
-            for asset, data in self.search_assets(docs, edition.info.lang).items():
-                files[prefix + asset] = data
-            for (fid, lang), image in figures.items():
-                if lang == edition.info.lang:
-                    files[f"{prefix}figures/{fid}.{lang}.svg"] = image.svg.read_bytes()
-            report.pages += len(pages)
-        if errors:
-            raise BuildError(None, None, "\n".join(e.render() for e in _unique(errors)))
-        files["sitemap.xml"] = sitemap(config, sorted(sitemap_urls))
-        files["robots.txt"] = f"User-agent: *\nSitemap: {config.site_url}sitemap.xml\n".encode()
-        files[".nojekyll"] = b""
-        files.update(static_files(self.root))
-        timings["render"] = time.perf_counter() - t0
+            # Search documents need no math, and chapters leave slots for it: both proceed
+            # while KaTeX runs.
+            t0 = time.perf_counter()
+            search = {key: self.start_search(resolved, key) for key, _ in resolved.editions}
+            pending = [(key, job.docs, job.lang) for key, job in search.items() if job.pending]
+            if len(pending) > 1 and self.opt.workers > 1:
+                # Two or more indexes to build (a cold build): a forked process builds all but
+                # the smallest while this one renders the pages on the other core, then builds
+                # the smallest itself (so neither core idles at the end).
+                pending.sort(key=lambda job: sum(len(d.text) for d in job[1]))
+                background = Background(_build_indexes, (pending[1:],))
+            timings["docs"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            chapters = self.render_chapters(resolved)
+            timings["chapters"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            try:
+                math = math_job.result()
+            except mathrender.MathError as exc:
+                raise BuildError(None, None, str(exc))
+            timings["math wait"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            files, report.pages = self.render_site(resolved, chapters, math)
+            timings["pages"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            built = {}
+            if background is not None:    # build this process's share first, then collect
+                for key, _, _ in pending[:1]:
+                    built[key] = search[key].finish(None, self.cache)
+                result = background.result()
+                if not result.ok:
+                    raise BuildError(None, None, "building the search indexes failed:\n"
+                                     + result.error)
+                built.update(result.value)
+            for key, edition in resolved.editions:
+                for asset, data in search[key].finish(built.get(key), self.cache).items():
+                    files[edition.info.url_prefix + asset] = data
+            timings["search"] = time.perf_counter() - t0
+        finally:
+            if background is not None:
+                background.cancel()
+            if katex is not None:
+                katex.discard()
+            self.cache.flush()
         t0 = time.perf_counter()
         report.changed, report.files_written = self.write(files)
         timings["write"] = time.perf_counter() - t0
@@ -234,20 +200,141 @@ class Builder:
         report.seconds = time.perf_counter() - start
         return report
 
-    def search_assets(self, docs: list[SearchDoc], lang: str) -> dict[str, bytes]:
-        """The edition's search index, rebuilt only when its sections' text changed."""
-        from .cache import key_of
+    def contexts(self, book: Book, cells, outlines, labels, figures) -> "ResolvedBook":
+        """Each chapter's render context, and the formulas each chapter shows."""
+        sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
+        resolved = ResolvedBook(
+            book=book, config=site_config(self.root), outlines=outlines, labels=labels,
+            labels_digest={key: _digest(sorted(labels[key].items())) for key in labels},
+            figures=figures, sizes=sizes,
+            editions=[(key, edition) for key, edition in book.editions.items()
+                      if not self.opt.editions or key in self.opt.editions])
+        chapter_files = {c.path.name: c.slug for c in book.original.chapters}
+        for key, edition in book.editions.items():
+            for chapter in edition.chapters:
+                tokens, _ = self.parsed(chapter)
+                ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels[key],
+                                    values=cells[chapter.number].values, math={},
+                                    figures=figures, figure_sizes=sizes,
+                                    chapter_files=chapter_files)
+                resolved.contexts[(key, chapter.number)] = ctx
+                wanted: set = set()
+                collect_math(tokens, ctx, wanted)
+                resolved.chapter_math[(key, chapter.number)] = wanted
+                resolved.formulas |= wanted
+        return resolved
+
+    def render_chapters(self, resolved: "ResolvedBook") -> dict[tuple, "ChapterHtml"]:
+        """Each chapter's HTML body: from memory if its inputs are unchanged, else rendered
+        with a slot for each formula (`render_site` fills them)."""
+        sizes_digest = _digest(sorted(resolved.sizes.items()))
+        out = {}
+        for key, edition in resolved.editions:
+            for chapter in edition.chapters:
+                ctx = resolved.contexts[(key, chapter.number)]
+                # Everything a chapter's HTML depends on; under --serve an edit re-renders
+                # only the chapters whose inputs changed.
+                memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
+                            resolved.labels_digest[key], _digest(sorted(ctx.values.items())),
+                            sizes_digest,
+                            _digest(sorted(resolved.chapter_math[(key, chapter.number)])))
+                done = self._rendered.get(memo_key)
+                if done is None:
+                    tokens, env = self.parsed(chapter)
+                    ctx.math, ctx.math_slots, ctx.errors, ctx.assets = None, [], [], {}
+                    body = render_chapter(tokens, env, ctx)
+                    out[(key, chapter.number)] = ChapterHtml(memo_key, body, ctx.assets,
+                                                             ctx.errors, ctx)
+                else:
+                    out[(key, chapter.number)] = done
+        return out
+
+    def render_site(self, resolved: "ResolvedBook", chapters: dict[tuple, "ChapterHtml"],
+                    math: dict) -> tuple[dict[str, bytes], int]:
+        """Every file of the site except the search indexes, and the number of pages."""
+        files: dict[str, bytes] = {}
+        if self._jinja is None:
+            self._jinja = environment(self.root)   # auto-reloads templates that changed
+        version = asset_version(self.root)
+        editions_info = [e.info for e in resolved.book.editions.values()]
+        errors: list[BuildError] = []
+        sitemap_urls = []
+        page_count = 0
+        for key, edition in resolved.editions:
+            bodies, has_math = {}, {}
+            prefix = edition.info.url_prefix
+            for chapter in edition.chapters:
+                rendered = chapters[(key, chapter.number)]
+                if rendered.ctx is not None:    # rendered this build: fill in the formulas
+                    rendered = rendered.with_math(math)
+                    if not rendered.errors:
+                        self._rendered[rendered.memo_key] = rendered
+                bodies[chapter.slug] = rendered.body
+                for site_path, source in rendered.assets.items():
+                    files[prefix + site_path] = source.read_bytes()
+                has_math[chapter.slug] = 'class="katex' in rendered.body
+                errors.extend(rendered.errors)
+            if errors:
+                continue
+            outlines = resolved.outlines[key]
+            labels_digest = resolved.labels_digest[key]
+            pages_key = (key, _digest(sorted(bodies.items())), labels_digest, version,
+                         _digest([(o.title, o.sections) for o in outlines]))
+            pages = self._pages.get(pages_key)
+            if pages is None:
+                pages = render_pages(self._jinja, edition.info, editions_info, outlines, bodies,
+                                     has_math, resolved.config, version)
+                self._pages = {k: v for k, v in self._pages.items() if k[0] != key}
+                self._pages[pages_key] = pages
+            for name, data in pages.items():
+                files[prefix + name] = data
+                if name != "404.html":
+                    sitemap_urls.append(prefix + (name if name != "index.html" else ""))
+            for (fid, lang), image in resolved.figures.items():
+                if lang == edition.info.lang:
+                    files[f"{prefix}figures/{fid}.{lang}.svg"] = image.svg.read_bytes()
+            page_count += len(pages)
+        if errors:
+            raise BuildError(None, None, "\n".join(e.render() for e in _unique(errors)))
+        config = resolved.config
+        files["sitemap.xml"] = sitemap(config, sorted(sitemap_urls))
+        files["robots.txt"] = f"User-agent: *\nSitemap: {config.site_url}sitemap.xml\n".encode()
+        files[".nojekyll"] = b""
+        files.update(static_files(self.root))
+        return files, page_count
+
+    def chapter_docs(self, resolved: "ResolvedBook", key: str,
+                     chapter: ChapterSource) -> list[SearchDoc]:
+        """The chapter's search documents, kept in memory while its inputs are unchanged.
+
+        Unknown names are not reported here: the render pass reports them with file:line.
+        """
+        ctx = resolved.contexts[(key, chapter.number)]
+        memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
+                    resolved.labels_digest[key], _digest(sorted(ctx.values.items())))
+        docs = self._docs.get(memo_key)
+        if docs is None:
+            ctx.errors = []
+            docs = section_docs(self.parsed(chapter)[0], ctx,
+                                resolved.outlines[key][chapter.number])
+            if not ctx.errors:
+                self._docs[memo_key] = docs
+        return docs
+
+    def start_search(self, resolved: "ResolvedBook", key: str) -> "SearchJob":
+        """The edition's search index from the cache, or what is needed to build it."""
         from .render import cjk, search
         if self._search_code is None:
             self._search_code = sha256_bytes(Path(search.__file__).read_bytes()
-                                             + Path(cjk.__file__).read_bytes())
-        key = key_of("search", lang, self._search_code,
-                     [(d.url, d.chapter, d.section, d.text) for d in docs])
-        hit = self.cache.get("search", key)
-        if hit is None:
-            hit = build_search_assets(docs, lang)
-            self.cache.put("search", key, hit)
-        return hit
+                                             + Path(cjk.__file__).read_bytes()
+                                             + cjk.FOLD_TABLE.read_bytes())
+        edition = resolved.book.editions[key]
+        docs = [d for chapter in edition.chapters
+                for d in self.chapter_docs(resolved, key, chapter)]
+        lang = edition.info.lang
+        cache_key = key_of("search", lang, self._search_code,
+                           [(d.url, d.chapter, d.section, d.text) for d in docs])
+        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key))
 
     def write(self, files: dict[str, bytes]) -> tuple[bool, int]:
         """Write the site atomically: build a new tree beside the old one, then swap.
@@ -279,6 +366,61 @@ class Builder:
         swap_dir(new, out)
         self._last_manifest = manifest
         return True, written
+
+
+@dataclass
+class ResolvedBook:
+    """What the render stage needs: the resolved book and each chapter's render context."""
+    book: Book
+    config: SiteConfig
+    outlines: dict[str, list[ChapterOutline]]
+    labels: dict[str, dict[str, Label]]
+    labels_digest: dict[str, str]
+    figures: dict
+    sizes: dict
+    editions: list[tuple[str, Edition]]    # the editions to render, in order
+    contexts: dict[tuple, RenderContext] = field(default_factory=dict)    # (edition, chapter no)
+    chapter_math: dict[tuple, set] = field(default_factory=dict)
+    formulas: set = field(default_factory=set)
+
+
+@dataclass
+class ChapterHtml:
+    """A chapter's rendered body; `ctx` is set while its formula slots are still empty."""
+    memo_key: tuple
+    body: str
+    assets: dict[str, Path]
+    errors: list[BuildError]
+    ctx: RenderContext | None = None
+
+    def with_math(self, math: dict) -> "ChapterHtml":
+        body = fill_math(self.body, self.ctx, math)   # adds an error per formula KaTeX rejects
+        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors))
+
+
+@dataclass
+class SearchJob:
+    """One edition's search index: the cached bytes, or what is needed to build them."""
+    docs: list[SearchDoc]
+    lang: str
+    key: str
+    hit: dict | None
+
+    @property
+    def pending(self) -> bool:
+        return self.hit is None
+
+    def finish(self, built: dict | None, cache: Cache) -> dict[str, bytes]:
+        """The index files: cached, built in the background (`built`), or built now."""
+        if self.hit is None:
+            self.hit = built if built is not None else build_search_assets(self.docs, self.lang)
+            cache.put("search", self.key, self.hit)
+        return self.hit
+
+
+def _build_indexes(jobs: list[tuple[str, list[SearchDoc], str]]) -> JobResult:
+    return JobResult(ok=True, value={key: build_search_assets(docs, lang)
+                                     for key, docs, lang in jobs})
 
 
 def _head(path: Path, size: int = 600) -> bytes:

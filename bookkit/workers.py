@@ -6,6 +6,7 @@ dependencies (see `DependencyRecorder`).
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 import sys
@@ -130,3 +131,39 @@ def run_jobs(jobs: list[tuple[str, Callable, tuple]], workers: int = 2,
             if on_done:
                 on_done(name, result)
     return results
+
+
+class Background:
+    """`func(*args)` in one forked process while the caller goes on; `result()` waits for it.
+
+    `func` returns a `JobResult`; an exception in it comes back as a failed one.
+    """
+
+    def __init__(self, func: Callable[..., JobResult], args: tuple) -> None:
+        ctx = mp.get_context("fork")
+        self._conn, child = ctx.Pipe(duplex=False)
+        self._proc = ctx.Process(target=_child, args=(child, func, args), daemon=True)
+        # Keep the garbage collector off the inherited objects in both processes: a collection
+        # touches every object, which would copy the whole heap page by page after the fork.
+        gc.freeze()
+        try:
+            self._proc.start()
+        finally:
+            gc.unfreeze()
+        child.close()
+
+    def result(self) -> JobResult:
+        try:
+            result = self._conn.recv()
+        except EOFError:
+            result = JobResult(ok=False, error="worker process died without a result")
+        self._proc.join()
+        self._conn.close()
+        return result
+
+    def cancel(self) -> None:
+        """Stop the process if it is still running (the build failed before it was needed)."""
+        if self._proc.is_alive():
+            self._proc.kill()
+        self._proc.join()
+        self._conn.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from markdown_it.renderer import RendererHTML
@@ -27,18 +28,28 @@ from ..resolve.numbering import label_text
 FORMATTER = HtmlFormatter(nowrap=True)
 
 
+@lru_cache(maxsize=4096)
+def highlighted(lang: str, code: str) -> str:
+    """Code as highlighted HTML. Memoised: the translations repeat the original's listings,
+    and highlighting was over half of rendering a chapter."""
+    if not lang:
+        return html.escape(code)
+    return highlight(code, get_lexer_by_name(lang), FORMATTER)
+
+
 @dataclass
 class RenderContext:
     chapter: ChapterSource
     edition: EditionInfo
     labels: dict[str, Label]
     values: dict[str, BoundValue]
-    math: dict
+    math: dict | None   # None: leave a slot per formula, filled later by `fill_math`
     figures: dict[tuple[str, str], FigureImage]
     figure_sizes: dict[tuple[str, str], tuple[int, int]]
     errors: list[BuildError] = field(default_factory=list)
     chapter_files: dict[str, str] = field(default_factory=dict)   # "03-x.md" -> "workloads"
     assets: dict[str, Path] = field(default_factory=dict)          # site path -> source image
+    math_slots: list[tuple[str, bool, Token]] = field(default_factory=list)
 
     def fail(self, tok: Token | None, message: str, hint: str = "") -> None:
         line = tok.map[0] + 1 if tok is not None and tok.map else None
@@ -195,11 +206,10 @@ class BookRenderer(RendererHTML):
     def _math(self, tok: Token, env, display: bool, tag: str | None = None) -> str:
         ctx: RenderContext = env["ctx"]
         tex = math_source(ctx, tok, tag)
-        rendered = ctx.math.get((tex, display))
-        if rendered is None or isinstance(rendered, Exception):
-            ctx.fail(tok, f"math does not render: {rendered}", "check the LaTeX")
-            return f"<code>{html.escape(tex)}</code>"
-        return rendered
+        if ctx.math is None:
+            ctx.math_slots.append((tex, display, tok))
+            return f"\x00{len(ctx.math_slots) - 1}\x00"
+        return _katex_html(ctx, tex, display, tok, ctx.math)
 
     def fence(self, tokens, idx, options, env):
         tok = tokens[idx]
@@ -212,11 +222,10 @@ class BookRenderer(RendererHTML):
             lang = "python"
         code = tok.content
         try:
-            lexer = get_lexer_by_name(lang) if lang else None
+            body = highlighted(lang, code)
         except ClassNotFound:
             ctx.fail(tok, f"unknown code language `{lang}`", "use a Pygments lexer name")
-            lexer = None
-        body = highlight(code, lexer, FORMATTER) if lexer else html.escape(code)
+            body = html.escape(code)
         return (f'<div class="code"><button class="copy" type="button" '
                 f'aria-label="{html.escape(ctx.edition.strings["copy"])}">'
                 f'{html.escape(ctx.edition.strings["copy"])}</button>'
@@ -331,6 +340,33 @@ def collect_math(tokens: list[Token], ctx: RenderContext, out: set) -> None:
             if tok.children:
                 visit(tok.children)
     visit(tokens)
+
+
+def _katex_html(ctx: RenderContext, tex: str, display: bool, tok: Token, math: dict) -> str:
+    rendered = math.get((tex, display))
+    if rendered is None or isinstance(rendered, Exception):
+        ctx.fail(tok, f"math does not render: {rendered}", "check the LaTeX")
+        return f"<code>{html.escape(tex)}</code>"
+    return rendered
+
+
+# A NUL cannot come from the source: markdown-it replaces it with U+FFFD.
+_MATH_SLOT = re.compile("\x00(\\d+)\x00")
+
+
+def fill_math(body: str, ctx: RenderContext, math: dict) -> str:
+    """Put the KaTeX HTML into the slots a render with ``ctx.math = None`` left.
+
+    Why slots: the build renders chapters while KaTeX (a separate Node process) still runs,
+    and fills in the formulas when it is done.
+    """
+    slots = ctx.math_slots
+
+    def one(m: re.Match) -> str:
+        tex, display, tok = slots[int(m.group(1))]
+        return _katex_html(ctx, tex, display, tok, math)
+
+    return _MATH_SLOT.sub(one, body) if slots else body
 
 
 def render_chapter(tokens: list[Token], env: dict, ctx: RenderContext) -> str:

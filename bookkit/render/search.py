@@ -26,9 +26,9 @@ import gzip
 import hashlib
 import json
 import math
-from dataclasses import dataclass
-
 import re
+from collections import Counter
+from dataclasses import dataclass
 
 from lunr.builder import Builder
 from lunr.index import Index
@@ -231,6 +231,8 @@ def build_search_assets(docs: list[SearchDoc], lang: str) -> dict[str, bytes]:
 
 
 _FIELD_TERMS: dict[str, tuple[str, ...]] = {}
+#: token -> its index term (stemmed), or None for a stop word; one entry per distinct token
+_TERM_OF: dict[str, str | None] = {}
 
 
 def _field_terms(text: str, charmap: dict[str, str]) -> tuple[str, ...]:
@@ -238,13 +240,19 @@ def _field_terms(text: str, charmap: dict[str, str]) -> tuple[str, ...]:
 
     Memoised on the text: a character's folding depends only on the character (see
     `build_charmap`), so under `--serve` an edit re-tokenises only the sections it touched.
+    Stemming and the stop-word test run once per distinct token (tokenize already lowercases).
     """
     hit = _FIELD_TERMS.get(text)
     if hit is None:
-        hit = tuple(stem_js(token) for token in (t.lower() for t in tokenize(text, charmap))
-                    if token not in STOP_WORDS)
+        tokens = tokenize(text, charmap)
+        term_of = _TERM_OF
+        for token in set(tokens).difference(term_of):
+            term_of[token] = None if token in STOP_WORDS else stem_js(token)
+        hit = tuple(filter(None, map(term_of.__getitem__, tokens)))
         if len(_FIELD_TERMS) > 100_000:
             _FIELD_TERMS.clear()
+        if len(term_of) > 1_000_000:
+            term_of.clear()
         _FIELD_TERMS[text] = hit
     return hit
 
@@ -266,16 +274,11 @@ def _compact_direct(doc_fields: list[dict[str, str]], charmap: dict[str, str]) -
     for fields in doc_fields:
         doc_tf: dict[str, dict[int, int]] = {}
         for field in names:
-            counts: dict[int, int] = {}
-            kept = 0
-            for term in _field_terms(fields[field], charmap):
-                t = term_index.get(term)
-                if t is None:
-                    t = term_index[term] = len(term_index)
-                counts[t] = counts.get(t, 0) + 1
-                kept += 1
-            lengths[field].append(kept)
-            doc_tf[field] = counts
+            terms = _field_terms(fields[field], charmap)
+            # Counter keeps first-appearance order, which numbers new terms as lunr does
+            doc_tf[field] = {term_index.setdefault(term, len(term_index)): n
+                             for term, n in Counter(terms).items()}
+            lengths[field].append(len(terms))
         per_doc.append(doc_tf)
     terms = [""] * len(term_index)
     for term, t in term_index.items():

@@ -170,3 +170,27 @@ def test_examples():
     assert tokenize("a:b <img src=x>") == ["a", "b", "img", "src", "x"]
     assert tokenize("😀 ❤️ 🇨🇳") == []
     assert tokenize("band\u00adwidth") == ["bandwidth"]
+
+
+def test_examples_marks_and_format_characters():
+    # a combining mark extends a word, is dropped inside a CJK run, and after a separator
+    assert tokenize("cafe\u0301 au") == ["café", "au"]
+    assert tokenize("e\u0301") == ["é"]
+    assert tokenize("中\ufe0f文") == ["中", "中文", "文"]
+    assert tokenize(" \u0301中") == ["中"]
+    # a zero-width joiner neither joins nor splits; a mark between a word and a CJK run
+    assert tokenize("ab\u200dcd 中\u200b文") == ["abcd", "中", "中文", "文"]
+    assert tokenize("ab\u0301中") == ["ab\u0301", "中"]
+
+
+def test_shipped_fold_table_is_what_opencc_computes():
+    """cjk_fold.txt is generated data; after an OpenCC upgrade, regenerate it with
+    `python -m bookkit.render.cjk` (this test says so by failing)."""
+    import importlib.metadata
+
+    from bookkit.render.cjk import FOLD_TABLE, compute_fold_map, fold_table_text
+
+    expected = fold_table_text(compute_fold_map(), importlib.metadata.version("opencc"))
+    assert FOLD_TABLE.read_text(encoding="utf-8") == expected, (
+        "bookkit/render/cjk_fold.txt is stale: run `python -m bookkit.render.cjk`")
+    assert len(fold_map()) > 3000 and fold_map()["體"] == "体"

@@ -16,15 +16,9 @@ SHARED_CACHE = ROOT / ".cache" / "bookkit"
 def warm_cache(built_site, tmp_path) -> Path:
     """A private copy of the warm cache: cache entries record dependencies relative to the
     book root, so they stay valid for a copy of the book."""
+    from bookkit.cache import copy_cache
     dest = tmp_path / "cache"
-
-    def copy(src, dst):
-        try:
-            shutil.copy2(src, dst)
-        except FileNotFoundError:   # a temporary file another test process just renamed
-            pass
-    shutil.copytree(SHARED_CACHE, dest, copy_function=copy,
-                    ignore=shutil.ignore_patterns("*.tmp*"))
+    copy_cache(SHARED_CACHE, dest)
     return dest
 
 

@@ -121,3 +121,26 @@ def test_a_copy_of_the_book_uses_its_own_calculations(book_copy, tmp_path):
     assert result.ok, result.error
     assert result.value["v"].value == 42
     assert "calculations/only_in_copy.py" in result.deps
+
+
+def test_cache_store_stages_flushes_and_survives_a_corrupt_file(tmp_path):
+    from bookkit.cache import Cache, copy_cache
+
+    cache = Cache(tmp_path / "c")
+    assert cache.get("math", "k") is None
+    assert not (tmp_path / "c" / "cache.sqlite3").exists()   # a miss creates nothing
+    cache.put("math", "k", "<span>x</span>")
+    assert cache.get("math", "k") == "<span>x</span>"        # staged: visible at once
+    assert Cache(tmp_path / "c").get("math", "k") is None     # ...but not stored yet
+    cache.flush()
+    assert Cache(tmp_path / "c").get("math", "k") == "<span>x</span>"
+    copy_cache(tmp_path / "c", tmp_path / "copy")
+    assert Cache(tmp_path / "copy").get("math", "k") == "<span>x</span>"
+    cache.close()
+
+    (tmp_path / "c" / "cache.sqlite3").write_bytes(b"not a database" * 100)
+    broken = Cache(tmp_path / "c")
+    assert broken.get("math", "k") is None                    # a miss, not a crash
+    broken.put("math", "k2", 2)
+    broken.flush()                                            # replaces the broken file
+    assert Cache(tmp_path / "c").get("math", "k2") == 2
