@@ -17,7 +17,7 @@ from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
 
 from bookkit.render.cjk import build_charmap, fold_map, tokenize
-from bookkit.render.search import _ln, expand, load_payload, stem_js
+from bookkit.render.search import _ln, decode_postings, encode_postings, expand, load_payload, stem_js
 from search_helpers import LUNR_JS, ROOT, STATIC, load_corpus
 
 NODE = "node"
@@ -80,6 +80,7 @@ const out = {
   stop: input.words.map((w) => lunr.stopWordFilter(new lunr.Token(w)) === undefined),
   ln: input.lnArgs.map((x) => s.ln(x)),
   expanded: s.expand(input.payload),
+  decoded: input.encoded.map((x) => s.decodePostings(x)),
 };
 process.stdout.write(JSON.stringify(out));
 """
@@ -97,7 +98,8 @@ def node_run(assets):
     ln_args = [1.0, 1.5, 2.0, 2.718281828459045, 3.0, 7.25, 13.5, 100.5, 12345.678, 1e6 + 0.5]
     payload = load_payload(assets["zh-Hant"])
     data = json.dumps(
-        {"strings": strings, "charmap": charmap, "words": words, "lnArgs": ln_args, "payload": payload},
+        {"strings": strings, "charmap": charmap, "words": words, "lnArgs": ln_args, "payload": payload,
+         "encoded": [encode_postings(flat) for flat in POSTING_LISTS]},
         ensure_ascii=False,
     )
     proc = subprocess.run(
@@ -110,6 +112,24 @@ def node_run(assets):
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
     result = json.loads(proc.stdout)
     return {"strings": strings, "charmap": charmap, "words": words, "ln_args": ln_args, "payload": payload, **result}
+
+
+# gaps and term frequencies at the varint boundaries (one, two and three digits) and beyond
+_rng = random.Random(9)
+POSTING_LISTS = [[], [0, 1], [0, 2], [22, 1], [23, 1], [22, 47], [1034, 1], [1035, 48],
+                 [46 * 45 * 45, 3, 0, 1 << 20]] + [
+    [v for _ in range(_rng.randint(1, 40)) for v in (_rng.choice([0, 1, 2, 5, 30, 500, 99999]),
+                                                       _rng.choice([1, 1, 1, 2, 3, 45, 46, 2000]))]
+    for _ in range(200)]
+
+
+def test_postings_round_trip_in_python_and_in_search_js(node_run):
+    encoded = [encode_postings(flat) for flat in POSTING_LISTS]
+    assert [decode_postings(e) for e in encoded] == POSTING_LISTS
+    assert node_run["decoded"] == POSTING_LISTS
+    assert all(" " not in e and '"' not in e and "'" not in e and "\\" not in e for e in encoded)
+    # one character per posting while the gap is below 23 and tf is 1
+    assert len(encode_postings([3, 1, 1, 1, 22, 1])) == 3
 
 
 def test_generated_set_is_varied(node_run):

@@ -92,44 +92,79 @@
 
   var K1 = 1.2, B = 0.75;
 
+  /* Postings are text (mirror of search.py encode_postings): varints whose digits are the
+     printable ASCII characters other than quote, apostrophe and backslash; the first 46 end a
+     number, the other 45 carry on. Each posting is 2*gap + (tf > 1), then tf - 2 if tf > 1. */
+  var DIGIT = new Int8Array(128).fill(-1);
+  (function () {
+    var d = 0;
+    for (var c = 0x21; c < 0x7F; c++) {
+      if (c !== 0x22 && c !== 0x27 && c !== 0x5C) DIGIT[c] = d++;
+    }
+  })();
+  var NF = 46, NC = 45;
+
+  function decodePostings(text) {
+    var flat = [], value = 0, scale = 1, pendingTf = false, gap = 0;
+    for (var i = 0; i < text.length; i++) {
+      var d = DIGIT[text.charCodeAt(i)];
+      if (d >= NF) { value += (d - NF) * scale; scale *= NC; continue; }
+      var n = value + d * scale;
+      value = 0; scale = 1;
+      if (pendingTf) { flat.push(gap, n + 2); pendingTf = false; }
+      else if (n % 2) { gap = (n - 1) / 2; pendingTf = true; }
+      else flat.push(n / 2, 1);
+    }
+    return flat;
+  }
+
   /* Rebuild lunr's serialised index from the shipped payload (mirror of search.py expand):
      BM25 field scores with lunr's parameters, 3 decimals, same operations in the same order. */
   function expand(payload) {
     var fields = payload.fields.map(function (f) { return f[0]; });
     var terms = payload.terms ? payload.terms.split(" ") : [];
-    var ndocs = payload.docs.length;
+    var ndocs = payload.docs.length, nterms = terms.length;
+    var lists = payload.postings.map(function (field) {
+      return nterms ? field.split(" ").map(decodePostings) : [];
+    });
+    var EMPTY = {};   /* lunr only reads a posting's metadata: one shared empty object */
     var postings = terms.map(function () {
       var p = {};
       fields.forEach(function (f) { p[f] = {}; });
       return p;
     });
-    var df = terms.map(function () { return 0; });
-    fields.forEach(function (field, fi) {
-      payload.postings[fi].forEach(function (flat, t) { df[t] += flat.length / 2; });
+    var df = new Array(nterms).fill(0);
+    lists.forEach(function (field) {
+      field.forEach(function (flat, t) { df[t] += flat.length / 2; });
     });
     var idf = df.map(function (d) { return ln(1 + Math.abs((ndocs - d + 0.5) / (d + 0.5))); });
-    var vectors = {}, order = [];
-    fields.forEach(function (field) {
-      for (var d = 0; d < ndocs; d++) { vectors[field + "/" + d] = []; order.push(field + "/" + d); }
+    var vectors = fields.map(function () {
+      var v = new Array(ndocs);
+      for (var d = 0; d < ndocs; d++) v[d] = [];
+      return v;
     });
     fields.forEach(function (field, fi) {
       var lengths = payload.lengths[fi], boost = payload.fields[fi][1], sum = 0;
+      var fieldVectors = vectors[fi];
       for (var i = 0; i < lengths.length; i++) sum += lengths[i];
       var avg = ndocs ? sum / ndocs : 0;
-      payload.postings[fi].forEach(function (flat, t) {
-        var doc = 0;
+      lists[fi].forEach(function (flat, t) {
+        var doc = 0, termPostings = postings[t][field], w = idf[t];
         for (var j = 0; j < flat.length; j += 2) {
           doc += flat[j];
           var tf = flat[j + 1];
-          var score = idf[t] * ((K1 + 1) * tf) / (K1 * (1 - B + B * (lengths[doc] / avg)) + tf);
+          var score = w * ((K1 + 1) * tf) / (K1 * (1 - B + B * (lengths[doc] / avg)) + tf);
           score = score * boost;
           score = Math.floor(score * 1000 + 0.5) / 1000;
-          vectors[field + "/" + doc].push(t, score);
-          postings[t][field][String(doc)] = {};
+          fieldVectors[doc].push(t, score);
+          termPostings[doc] = EMPTY;
         }
       });
     });
-    var fieldVectors = order.map(function (ref) { return [ref, vectors[ref]]; });
+    var fieldVectors = [];
+    fields.forEach(function (field, fi) {
+      for (var d = 0; d < ndocs; d++) fieldVectors.push([field + "/" + d, vectors[fi][d]]);
+    });
     var inverted = terms.map(function (term, i) {
       var posting = { _index: i };
       fields.forEach(function (f) { posting[f] = postings[i][f]; });
@@ -168,6 +203,7 @@
   }
 
   var api = { tokenize: tokenize, isCJK: isCJK, expand: expand, ln: ln, charmapFromString: charmapFromString,
+              decodePostings: decodePostings,
               queryTerms: queryTerms, runQuery: runQuery };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   if (typeof document === "undefined" || typeof window === "undefined") return;
