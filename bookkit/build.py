@@ -24,7 +24,8 @@ from .model import Book, BuildError, ChapterSource, Edition, Label
 from .render import math as mathrender
 from .render.html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
 from .render.search import SearchDoc, build_search_assets
-from .render.site import SiteConfig, asset_version, environment, render_pages, sitemap
+from .render.site import (SiteConfig, asset_version, environment, render_pages, sitemap,
+                          templates_version)
 from .resolve.cells import resolve_cells
 from .resolve.figures import FigureTask, resolve_figures, svg_size
 from .resolve.numbering import ChapterOutline, number_chapter
@@ -71,7 +72,7 @@ class Builder:
         self._jinja = None
         self._rendered: dict[tuple, ChapterHtml] = {}   # chapter inputs -> its HTML
         self._docs: dict[tuple, list] = {}         # chapter inputs -> its search documents
-        self._pages: dict[tuple, dict] = {}        # edition inputs -> page files
+        self._pages: dict[str, EditionPages] = {}  # edition -> its last pages
         self._figure_memo: dict[str, tuple] = {}   # cache key -> (deps, FigureImage)
         # What the last resolve actually executed (not served from cache); tests read it.
         self.executed_cells: list[int] = []
@@ -158,7 +159,7 @@ class Builder:
                 # Two or more indexes to build (a cold build): a forked process builds all but
                 # the smallest while this one renders the pages on the other core, then builds
                 # the smallest itself (so neither core idles at the end).
-                pending.sort(key=lambda job: sum(len(d.text) for d in job[1]))
+                pending.sort(key=lambda job: _index_cost(job[1]))
                 background = Background(_build_indexes, (pending[1:],))
             timings["docs"] = time.perf_counter() - t0
             t0 = time.perf_counter()
@@ -256,6 +257,7 @@ class Builder:
         if self._jinja is None:
             self._jinja = environment(self.root)   # auto-reloads templates that changed
         version = asset_version(self.root)
+        templates = templates_version(self.root)
         editions_info = [e.info for e in resolved.book.editions.values()]
         errors: list[BuildError] = []
         sitemap_urls = []
@@ -277,15 +279,23 @@ class Builder:
             if errors:
                 continue
             outlines = resolved.outlines[key]
-            labels_digest = resolved.labels_digest[key]
-            pages_key = (key, _digest(sorted(bodies.items())), labels_digest, version,
-                         _digest([(o.title, o.sections) for o in outlines]))
-            pages = self._pages.get(pages_key)
-            if pages is None:
+            # Pages share the navigation (all outlines), the strings and the assets; within
+            # the same navigation, only the pages whose body changed are rendered again.
+            nav_key = (resolved.labels_digest[key], version, templates,
+                       _digest([(o.chapter.slug, o.title, o.sections) for o in outlines]),
+                       _digest((editions_info, resolved.config)))
+            body_digests = {slug: _digest(body) for slug, body in bodies.items()}
+            previous = self._pages.get(key)
+            if previous is not None and previous.nav_key == nav_key:
+                changed = {slug for slug, d in body_digests.items()
+                           if previous.body_digests.get(slug) != d}
+                pages = previous.pages if not changed else render_pages(
+                    self._jinja, edition.info, editions_info, outlines, bodies, has_math,
+                    resolved.config, version, only=changed, previous=previous.pages)
+            else:
                 pages = render_pages(self._jinja, edition.info, editions_info, outlines, bodies,
                                      has_math, resolved.config, version)
-                self._pages = {k: v for k, v in self._pages.items() if k[0] != key}
-                self._pages[pages_key] = pages
+            self._pages[key] = EditionPages(nav_key, body_digests, pages)
             for name, data in pages.items():
                 files[prefix + name] = data
                 if name != "404.html":
@@ -385,6 +395,14 @@ class ResolvedBook:
 
 
 @dataclass
+class EditionPages:
+    """An edition's rendered pages and what they were rendered from."""
+    nav_key: tuple
+    body_digests: dict[str, str]
+    pages: dict[str, bytes]
+
+
+@dataclass
 class ChapterHtml:
     """A chapter's rendered body; `ctx` is set while its formula slots are still empty."""
     memo_key: tuple
@@ -416,6 +434,12 @@ class SearchJob:
             self.hit = built if built is not None else build_search_assets(self.docs, self.lang)
             cache.put("search", self.key, self.hit)
         return self.hit
+
+
+def _index_cost(docs: list[SearchDoc]) -> int:
+    """Relative cost of indexing: a CJK character gives two index terms (itself and a bigram),
+    a Latin word of ~6 letters one; UTF-8's extra bytes count the former."""
+    return sum(len(d.text.encode("utf-8")) - len(d.text) + len(d.text) // 8 for d in docs)
 
 
 def _build_indexes(jobs: list[tuple[str, list[SearchDoc], str]]) -> JobResult:

@@ -184,6 +184,20 @@ def compute_fold_map() -> dict[str, str]:
     return {c: t for c, t in result.items() if c != t}
 
 
+_CHARS: dict[str, frozenset[str]] = {}
+
+
+def _chars_of(text: str) -> frozenset[str]:
+    """The distinct characters of a normalised text (memoised: `--serve` rebuilds an index
+    after an edit, and all but the edited texts are unchanged)."""
+    hit = _CHARS.get(text)
+    if hit is None:
+        if len(_CHARS) > 100_000:
+            _CHARS.clear()
+        hit = _CHARS[text] = frozenset(unicodedata.normalize("NFKC", text).lower())
+    return hit
+
+
 def build_charmap(texts) -> dict[str, str]:
     """The part of :func:`fold_map` relevant to a corpus, both directions.
 
@@ -194,7 +208,7 @@ def build_charmap(texts) -> dict[str, str]:
     full = fold_map()
     chars: set[str] = set()
     for text in texts:
-        chars.update(unicodedata.normalize("NFKC", text).lower())
+        chars.update(_chars_of(text))
     # Classify each distinct character once (a book has ~3k of them among ~10^5 characters).
     folded_chars = {full.get(ch, ch) for ch in chars if is_cjk(ch)}
     return {c: t for c, t in sorted(full.items()) if t in folded_chars}

@@ -298,13 +298,14 @@ def build_search_assets(docs: list[SearchDoc], lang: str) -> dict[str, bytes]:
     return {ASSET_NAME: text.encode("utf-8")}
 
 
-_FIELD_TERMS: dict[str, tuple[str, ...]] = {}
+_FIELD_TERMS: dict[str, tuple[tuple[tuple[str, int], ...], int]] = {}
 #: token -> its index term (stemmed), or None for a stop word; one entry per distinct token
 _TERM_OF: dict[str, str | None] = {}
 
 
-def _field_terms(text: str, charmap: dict[str, str]) -> tuple[str, ...]:
-    """Index terms of one field: tokenised, lowercased, stop words dropped, stemmed.
+def _field_terms(text: str, charmap: dict[str, str]) -> tuple[tuple[tuple[str, int], ...], int]:
+    """Index terms of one field with their counts (in order of first appearance), and the
+    field length: tokenised, lowercased, stop words dropped, stemmed.
 
     Memoised on the text: a character's folding depends only on the character (see
     `build_charmap`), so under `--serve` an edit re-tokenises only the sections it touched.
@@ -316,7 +317,9 @@ def _field_terms(text: str, charmap: dict[str, str]) -> tuple[str, ...]:
         term_of = _TERM_OF
         for token in set(tokens).difference(term_of):
             term_of[token] = None if token in STOP_WORDS else stem_js(token)
-        hit = tuple(filter(None, map(term_of.__getitem__, tokens)))
+        terms = tuple(filter(None, map(term_of.__getitem__, tokens)))
+        # Counter keeps first-appearance order, which numbers new terms as lunr does
+        hit = (tuple(Counter(terms).items()), len(terms))
         if len(_FIELD_TERMS) > 100_000:
             _FIELD_TERMS.clear()
         if len(term_of) > 1_000_000:
@@ -342,11 +345,10 @@ def _compact_direct(doc_fields: list[dict[str, str]], charmap: dict[str, str]) -
     for fields in doc_fields:
         doc_tf: dict[str, dict[int, int]] = {}
         for field in names:
-            terms = _field_terms(fields[field], charmap)
-            # Counter keeps first-appearance order, which numbers new terms as lunr does
+            counts, length = _field_terms(fields[field], charmap)
             doc_tf[field] = {term_index.setdefault(term, len(term_index)): n
-                             for term, n in Counter(terms).items()}
-            lengths[field].append(len(terms))
+                             for term, n in counts}
+            lengths[field].append(length)
         per_doc.append(doc_tf)
     terms = [""] * len(term_index)
     for term, t in term_index.items():

@@ -39,6 +39,16 @@ def asset_version(root: Path) -> str:
     return h.hexdigest()[:8]
 
 
+def templates_version(root: Path) -> str:
+    """A hash of the page templates (pages rendered from other templates are stale)."""
+    h = hashlib.sha256()
+    for path in sorted((root / "website" / "templates").rglob("*")):
+        if path.is_file():
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def page_depth_prefix(info: EditionInfo) -> tuple[str, str]:
     """(root, static) relative paths from a page of this edition.
 
@@ -63,8 +73,13 @@ def nav_items(outlines: list[ChapterOutline], info: EditionInfo, current: str | 
 
 def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[EditionInfo],
                  outlines: list[ChapterOutline], bodies: dict[str, str], has_math: dict,
-                 config: SiteConfig, version: str) -> dict[str, bytes]:
-    """{path relative to the edition root: bytes} for the home page, chapters and 404."""
+                 config: SiteConfig, version: str, only: set[str] | None = None,
+                 previous: dict[str, bytes] | None = None) -> dict[str, bytes]:
+    """{path relative to the edition root: bytes} for the home page, chapters and 404.
+
+    With `only` (chapter slugs) and `previous` (this function's earlier result for the same
+    outlines, strings and assets), only those chapters' pages are rendered again.
+    """
     root, static = page_depth_prefix(info)
     s = info.strings
     pages: dict[str, bytes] = {}
@@ -83,9 +98,13 @@ def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[Edit
                   og_locale=OG_LOCALES[info.lang],
                   pdf_url=config.release_url + config.pdf_names[info.key],
                   epub_url=config.release_url + config.epub_names[info.key])
+    if only is not None and previous is not None:
+        pages.update(previous)
     for i, outline in enumerate(outlines):
         slug = outline.chapter.slug
         file = f"{slug}.html"
+        if only is not None and previous is not None and slug not in only:
+            continue
         toc = [{"level": lvl, "id": ident, "number": n, "title": t}
                for lvl, ident, n, t in outline.sections]
         label = s["chapter"].format(n=outline.chapter.number) if outline.chapter.number else ""
@@ -97,6 +116,8 @@ def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[Edit
             body=bodies[slug], has_math=has_math.get(slug, False),
             prev=_neighbour(outlines, i - 1, info), next=_neighbour(outlines, i + 1, info))
         pages[file] = page.encode("utf-8")
+    if only is not None and previous is not None:
+        return pages
     nav = nav_items(outlines, info, None)
     pages["index.html"] = env.get_template("index.html").render(
         **common, page_title=info.title, description=info.subtitle,
@@ -118,10 +139,18 @@ def _neighbour(outlines, i, info):
 
 
 def _description(body: str, limit: int = 150) -> str:
+    """The first `limit` characters of the body's text (markup removed)."""
     import re
-    text = re.sub(r"<[^>]+>", " ", body)
-    text = html.unescape(re.sub(r"\s+", " ", text)).strip()
-    return text[:limit]
+    size = 2048
+    while True:   # the text is near the start: strip the markup of a growing prefix only
+        part = body[:size]
+        if size < len(body):
+            part = part[:part.rfind("<")] if "<" in part else part
+        text = re.sub(r"<[^>]+>", " ", part)
+        text = html.unescape(re.sub(r"\s+", " ", text)).strip()
+        if len(text) > limit or size >= len(body):
+            return text[:limit]
+        size *= 4
 
 
 def sitemap(config: SiteConfig, urls: list[str]) -> bytes:

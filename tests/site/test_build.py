@@ -200,3 +200,51 @@ def test_table_of_contents_titles_match_the_headings(built_site):
             if "katex" in heading.group(1):
                 continue
             assert htmllib.unescape(title).strip() == htmllib.unescape(shown), (page, ident)
+
+
+def test_rebuild_renders_again_exactly_the_pages_whose_inputs_changed(book_copy, warm_cache, tmp_path):
+    """Under --serve one Builder rebuilds: an edited paragraph re-renders its own page; a new
+    heading changes every page's navigation; a template or interface-string edit, every page."""
+    from bookkit.render import site
+
+    rendered: list[str] = []
+    original = site.render_pages
+
+    def spy(env, info, editions, outlines, bodies, has_math, config, version, only=None,
+            previous=None):
+        names = ({f"{o.chapter.slug}.html" for o in outlines} | {"index.html", "404.html"}
+                 if only is None else {f"{slug}.html" for slug in only})
+        rendered.extend(f"{info.key}/{n}" for n in sorted(names))
+        return original(env, info, editions, outlines, bodies, has_math, config, version,
+                        only=only, previous=previous)
+
+    import bookkit.build as build_module
+    build_module.render_pages = spy
+    try:
+        out = tmp_path / "site"
+        builder = Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=warm_cache))
+        builder.build()
+        before = {p: p.read_bytes() for p in out.rglob("*.html")}
+
+        rendered.clear()
+        chapter = book_copy / "book-en" / "12-outlook.md"
+        chapter.write_text(chapter.read_text() + "\nOne more sentence.\n")
+        builder.build()
+        assert rendered == ["en/outlook.html"]
+        after = {p: p.read_bytes() for p in out.rglob("*.html")}
+        assert {p for p in after if after[p] != before[p]} == {out / "en" / "outlook.html"}
+
+        rendered.clear()
+        chapter.write_text(chapter.read_text() + "\n## A new section {#sec-outlook-new}\n\nText.\n")
+        builder.build()
+        assert len(rendered) == len(list((out / "en").glob("*.html")))   # the nav changed
+        assert "A new section" in (out / "en" / "index.html").read_text()
+
+        rendered.clear()
+        template = book_copy / "website" / "templates" / "base.html"
+        template.write_text(template.read_text().replace("</body>", "<!-- edited --></body>"))
+        builder.build()
+        assert all("<!-- edited -->" in p.read_text() for p in out.rglob("*.html"))
+        assert len(rendered) == len(list(out.rglob("*.html")))
+    finally:
+        build_module.render_pages = original
