@@ -6,14 +6,10 @@ import shutil
 import sys
 from pathlib import Path
 
-from .model import BuildError
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def build_site_main(argv: list[str] | None = None) -> int:
-    from .build import BuildOptions, Builder
-
     parser = argparse.ArgumentParser(prog="build_site.py",
                                      description="Build the book's website into build/site/.")
     parser.add_argument("--edition", action="append", choices=["zh", "en", "zh-tw"],
@@ -36,6 +32,9 @@ def build_site_main(argv: list[str] | None = None) -> int:
         if not args.quiet:
             print(f"{out} is up to date (no input changed)", file=sys.stderr)
         return 0
+    # Imported only now: the no-op check above must not pay for importing the pipeline.
+    from .build import BuildOptions, Builder
+    from .model import BuildError
     if args.clean:
         shutil.rmtree(ROOT / ".cache" / "bookkit", ignore_errors=True)
         shutil.rmtree(ROOT / "build" / "figures", ignore_errors=True)

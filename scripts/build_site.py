@@ -12,4 +12,9 @@ sys.path.insert(0, str(ROOT))
 
 from bookkit.__main__ import build_site_main  # noqa: E402
 
-sys.exit(build_site_main())
+code = build_site_main()
+# Skip the interpreter's teardown (freeing every parsed token, ~40 ms of a one-second build):
+# the build has written its files, flushed its cache and reaped its processes by now.
+sys.stdout.flush()
+sys.stderr.flush()
+os._exit(code)
