@@ -94,105 +94,163 @@ class Builder:
         self._parsed[str(chapter.path)] = (digest, tokens, env)
         return tokens, env
 
-    def resolve(self, book: Book):
-        t0 = time.perf_counter()
-        original = book.original
-        parsed_tokens = {c.path: self.parsed(c)[0] for c in original.chapters}
-        cells = resolve_cells(original.chapters, self.root, self.cache, self.opt.workers,
+    def run_cells(self, book: Book) -> dict:
+        """Every chapter's calc cells (cached), in worker processes: {chapter number: cells}."""
+        parsed_tokens = {c.path: self.parsed(c)[0] for c in book.original.chapters}
+        cells = resolve_cells(book.original.chapters, self.root, self.cache, self.opt.workers,
                               self.opt.cell_timeout, parsed_tokens)
         self.executed_cells = sorted(n for n, c in cells.items() if c.executed)
         self.cell_deps = {n: c.deps for n, c in cells.items()}
-        t1 = time.perf_counter()
-        outlines: dict[str, list[ChapterOutline]] = {}
-        labels: dict[str, dict[str, Label]] = {}
-        tasks: list[FigureTask] = []
-        for key, edition in book.editions.items():
-            labels[key] = {}
-            outlines[key] = []
-            for chapter in edition.chapters:
-                tokens, _ = self.parsed(chapter)
-                titles = RenderContext(chapter=chapter, edition=edition.info, labels=labels[key],
-                                       values=cells[chapter.number].values, math={},
-                                       figures={}, figure_sizes={})
-                # Unknown names in titles are reported by the render pass, with file:line.
-                outline = number_chapter(chapter, tokens, labels[key],
-                                         lambda tok, c=titles: plain_inline(tok.children or [], c))
-                outlines[key].append(outline)
-                for fid, src, line in outline.figures:
-                    tasks.append(FigureTask(fid, self.root / "manuscripts" / src,
-                                            edition.info.lang, str(chapter.path), line))
-        t2 = time.perf_counter()
+        return cells
+
+    def number_edition(self, resolved: "ResolvedBook", key: str, edition: Edition,
+                       cells: dict) -> None:
+        """Parse and number an edition's chapters; make their render contexts; collect the
+        formulas they show and the figures they need."""
+        labels: dict[str, Label] = {}
+        outlines: list[ChapterOutline] = []
+        resolved.labels[key], resolved.outlines[key] = labels, outlines
+        for chapter in edition.chapters:
+            tokens, _ = self.parsed(chapter)
+            titles = RenderContext(chapter=chapter, edition=edition.info, labels=labels,
+                                   values=cells[chapter.number].values, math={},
+                                   figures={}, figure_sizes={})
+            # Unknown names in titles are reported by the render pass, with file:line.
+            outline = number_chapter(chapter, tokens, labels,
+                                     lambda tok, c=titles: plain_inline(tok.children or [], c))
+            outlines.append(outline)
+            for fid, src, line in outline.figures:
+                resolved.figure_tasks.append(FigureTask(
+                    fid, self.root / "manuscripts" / src, edition.info.lang, str(chapter.path),
+                    line))
+        resolved.labels_digest[key] = _digest(sorted(labels.items()))
+        for chapter in edition.chapters:
+            tokens, _ = self.parsed(chapter)
+            ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels,
+                                values=cells[chapter.number].values, math={},
+                                figures={}, figure_sizes={},
+                                chapter_files=resolved.chapter_files)
+            resolved.contexts[(key, chapter.number)] = ctx
+            wanted: set = set()
+            collect_math(tokens, ctx, wanted)
+            resolved.chapter_math[(key, chapter.number)] = wanted
+
+    def resolve_figures(self, resolved: "ResolvedBook") -> None:
+        """Draw (or take from the cache) every figure image; give the contexts their sizes."""
         self.drawn_figures, self.figure_deps = [], {}
-        figures = resolve_figures(tasks, self.root, self.cache, self.root / "build" / "figures",
-                                  self.opt.workers, self.opt.cell_timeout, progress=self.log,
+        figures = resolve_figures(resolved.figure_tasks, self.root, self.cache,
+                                  self.root / "build" / "figures", self.opt.workers,
+                                  self.opt.cell_timeout, progress=self.log,
                                   drawn=self.drawn_figures, deps_out=self.figure_deps,
                                   memo=self._figure_memo)
-        self.cache.flush()   # store executed cells and drawn figures even if a later stage fails
-        t3 = time.perf_counter()
-        timings = {"cells": t1 - t0, "numbering": t2 - t1, "figures": t3 - t2}
-        return cells, outlines, labels, figures, timings
+        resolved.figures = figures
+        resolved.sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
+        for ctx in resolved.contexts.values():
+            ctx.figures, ctx.figure_sizes = figures, resolved.sizes
+
+    def resolve(self, book: Book):
+        """The resolve stage alone (for the Pandoc export and the release):
+        (cells, outlines, labels, figures, timings)."""
+        t0 = time.perf_counter()
+        cells = self.run_cells(book)
+        t1 = time.perf_counter()
+        resolved = ResolvedBook(book=book, config=site_config(self.root),
+                                chapter_files={c.path.name: c.slug for c in book.original.chapters},
+                                editions=list(book.editions.items()))
+        for key, edition in book.editions.items():
+            self.number_edition(resolved, key, edition, cells)
+        t2 = time.perf_counter()
+        self.resolve_figures(resolved)
+        self.cache.flush()
+        timings = {"cells": t1 - t0, "numbering": t2 - t1, "figures": time.perf_counter() - t2}
+        return cells, resolved.outlines, resolved.labels, resolved.figures, timings
 
     # -- build -----------------------------------------------------------------------------
     def build(self) -> BuildReport:
-        # The first build of a process starts Node at once (KaTeX loads while Python parses);
-        # a rebuild under --serve rarely has a new formula.
-        katex = mathrender.KatexProcess.try_start(self.root) if not self._rendered else None
-        background = None
+        """Load, resolve, render and write the site; see the module docstring for the stages.
+
+        The stages overlap on two cores. KaTeX runs in one Node process started first and fed
+        each edition's formulas as soon as that edition is numbered; on a first build, stale
+        search indexes are built in a forked process while chapters are rendered with a slot
+        per formula, filled when KaTeX is done.
+        """
+        first = not self._rendered
+        math = mathrender.MathRenderer(
+            self.root, self.cache, mathrender.KatexProcess.try_start(self.root) if first else None)
+        background: dict[str, Background] = {}
+        timings: dict[str, float] = {}
         try:
             start = time.perf_counter()
             report = BuildReport()
             book = load_book(self.root, self.opt.editions)
-            cells, outlines, labels, figures, timings = self.resolve(book)
-            report.cells_executed = sum(1 for c in cells.values() if c.executed)
-            resolved = self.contexts(book, cells, outlines, labels, figures)
-            try:
-                math_job = mathrender.start_render(resolved.formulas, self.root, self.cache, katex)
-            except mathrender.MathError as exc:
-                raise BuildError(None, None, str(exc))
-
-            # Search documents need no math, and chapters leave slots for it: both proceed
-            # while KaTeX runs.
             t0 = time.perf_counter()
-            search = {key: self.start_search(resolved, key) for key, _ in resolved.editions}
-            pending = [(key, job.docs, job.lang) for key, job in search.items() if job.pending]
-            if len(pending) > 1 and self.opt.workers > 1:
-                # Two or more indexes to build (a cold build): a forked process builds all but
-                # the smallest while this one renders the pages on the other core, then builds
-                # the smallest itself (so neither core idles at the end).
-                pending.sort(key=lambda job: _index_cost(job[1]))
-                background = Background(_build_indexes, (pending[1:],))
-            timings["docs"] = time.perf_counter() - t0
+            cells = self.run_cells(book)
+            report.cells_executed = sum(1 for c in cells.values() if c.executed)
+            timings["cells"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            resolved = ResolvedBook(
+                book=book, config=site_config(self.root),
+                chapter_files={c.path.name: c.slug for c in book.original.chapters},
+                editions=[(key, edition) for key, edition in book.editions.items()
+                          if not self.opt.editions or key in self.opt.editions])
+            search: dict[str, SearchJob] = {}
+            for key, edition in book.editions.items():
+                self.number_edition(resolved, key, edition, cells)
+                try:
+                    math.submit(f for chapter in edition.chapters
+                                for f in resolved.chapter_math[(key, chapter.number)])
+                except mathrender.MathError as exc:
+                    raise BuildError(None, None, str(exc))
+                if (key, edition) not in resolved.editions:
+                    continue
+                search[key] = self.start_search(resolved, key)
+            # Search documents need neither figures nor math. On a first build, one forked
+            # process builds the stale indexes but the cheapest, which this process builds
+            # after the pages, so that both cores stay busy to the end. (One fork, late: a
+            # process forked while this one still parses pays for copying the pages it
+            # touches, which made three early forks slower than one.)
+            pending = sorted((key for key, job in search.items() if job.pending),
+                             key=lambda k: _index_cost(search[k].docs))
+            if first and self.opt.workers > 1 and len(pending) > 1:
+                forked = Background(_build_indexes, ([(k, search[k].docs, search[k].lang)
+                                                      for k in pending[1:]],))
+                background.update((k, forked) for k in pending[1:])
+            timings["numbering"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            self.resolve_figures(resolved)
+            self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
+            timings["figures"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             chapters = self.render_chapters(resolved)
             timings["chapters"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             try:
-                math = math_job.result()
+                rendered_math = math.result()
             except mathrender.MathError as exc:
                 raise BuildError(None, None, str(exc))
             timings["math wait"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            files, report.pages = self.render_site(resolved, chapters, math)
+            files, report.pages = self.render_site(resolved, chapters, rendered_math)
             timings["pages"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            built = {}
-            if background is not None:    # build this process's share first, then collect
-                for key, _, _ in pending[:1]:
-                    built[key] = search[key].finish(None, self.cache)
-                result = background.result()
+            for key in pending[:1] if background else ():   # this process's share first
+                search[key].finish(None, self.cache)
+            built: dict = {}
+            for job in set(background.values()):
+                result = job.result()
                 if not result.ok:
                     raise BuildError(None, None, "building the search indexes failed:\n"
                                      + result.error)
                 built.update(result.value)
+            background.clear()
             for key, edition in resolved.editions:
                 for asset, data in search[key].finish(built.get(key), self.cache).items():
                     files[edition.info.url_prefix + asset] = data
             timings["search"] = time.perf_counter() - t0
         finally:
-            if background is not None:
-                background.cancel()
-            if katex is not None:
-                katex.discard()
+            for job in set(background.values()):
+                job.cancel()
+            math.discard()
             self.cache.flush()
         t0 = time.perf_counter()
         report.changed, report.files_written = self.write(files)
@@ -200,30 +258,6 @@ class Builder:
         report.timings = timings
         report.seconds = time.perf_counter() - start
         return report
-
-    def contexts(self, book: Book, cells, outlines, labels, figures) -> "ResolvedBook":
-        """Each chapter's render context, and the formulas each chapter shows."""
-        sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
-        resolved = ResolvedBook(
-            book=book, config=site_config(self.root), outlines=outlines, labels=labels,
-            labels_digest={key: _digest(sorted(labels[key].items())) for key in labels},
-            figures=figures, sizes=sizes,
-            editions=[(key, edition) for key, edition in book.editions.items()
-                      if not self.opt.editions or key in self.opt.editions])
-        chapter_files = {c.path.name: c.slug for c in book.original.chapters}
-        for key, edition in book.editions.items():
-            for chapter in edition.chapters:
-                tokens, _ = self.parsed(chapter)
-                ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels[key],
-                                    values=cells[chapter.number].values, math={},
-                                    figures=figures, figure_sizes=sizes,
-                                    chapter_files=chapter_files)
-                resolved.contexts[(key, chapter.number)] = ctx
-                wanted: set = set()
-                collect_math(tokens, ctx, wanted)
-                resolved.chapter_math[(key, chapter.number)] = wanted
-                resolved.formulas |= wanted
-        return resolved
 
     def render_chapters(self, resolved: "ResolvedBook") -> dict[tuple, "ChapterHtml"]:
         """Each chapter's HTML body: from memory if its inputs are unchanged, else rendered
@@ -383,15 +417,16 @@ class ResolvedBook:
     """What the render stage needs: the resolved book and each chapter's render context."""
     book: Book
     config: SiteConfig
-    outlines: dict[str, list[ChapterOutline]]
-    labels: dict[str, dict[str, Label]]
-    labels_digest: dict[str, str]
-    figures: dict
-    sizes: dict
+    chapter_files: dict[str, str]          # "03-x.md" -> its slug, for links between chapters
     editions: list[tuple[str, Edition]]    # the editions to render, in order
+    outlines: dict[str, list[ChapterOutline]] = field(default_factory=dict)
+    labels: dict[str, dict[str, Label]] = field(default_factory=dict)
+    labels_digest: dict[str, str] = field(default_factory=dict)
+    figure_tasks: list[FigureTask] = field(default_factory=list)
+    figures: dict = field(default_factory=dict)
+    sizes: dict = field(default_factory=dict)
     contexts: dict[tuple, RenderContext] = field(default_factory=dict)    # (edition, chapter no)
     chapter_math: dict[tuple, set] = field(default_factory=dict)
-    formulas: set = field(default_factory=set)
 
 
 @dataclass

@@ -28,7 +28,7 @@ def katex_version(root: Path) -> str:
 
 
 class KatexProcess:
-    """A Node process with KaTeX loaded, waiting for the formulas on stdin.
+    """A Node process with KaTeX loaded, rendering batches of formulas sent on stdin.
 
     Why start it before the formulas are known: Node's start-up and `require("katex")` take
     ~70 ms, which then overlap with Python parsing the chapters.
@@ -46,26 +46,32 @@ class KatexProcess:
 
     @classmethod
     def try_start(cls, root: Path) -> "KatexProcess | None":
-        """Started, or None if Node cannot start (`start_render` then reports why)."""
+        """Started, or None if Node cannot start (`MathRenderer` then reports why)."""
         try:
             return cls(root)
         except OSError:
             return None
 
     def send(self, formulas: list[tuple[str, bool]]) -> None:
+        """One batch; Node starts on it at once (it reads line by line)."""
         try:
-            self.proc.stdin.write(json.dumps([list(item) for item in formulas]))
-            self.proc.stdin.close()
+            self.proc.stdin.write(json.dumps([list(item) for item in formulas]) + "\n")
+            self.proc.stdin.flush()
         except BrokenPipeError:   # Node died; `finish` reports its stderr
             pass
 
-    def finish(self) -> str:
-        """Wait for Node; its stdout, or MathError with its stderr."""
+    def finish(self) -> list[list[dict]]:
+        """Tell Node to end, wait; one result list per batch, or MathError."""
+        try:
+            self.proc.stdin.write("end\n")
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
         self.proc.wait()
         out, err = (_read_and_close(fh) for fh in self.outputs)
         if self.proc.returncode != 0:
             raise MathError(f"KaTeX failed: {err.strip()[-500:]}")
-        return out
+        return [json.loads(line) for line in out.splitlines() if line.strip()]
 
     def discard(self) -> None:
         """Stop Node if it still runs (nothing to render, or the build failed)."""
@@ -81,64 +87,67 @@ class KatexProcess:
             pass
 
 
-class MathJob:
-    """KaTeX rendering in the background: `start_render` returns at once, `result` waits."""
+class MathRenderer:
+    """Formulas go in as they are found (`submit`); `result` returns every one's HTML.
 
-    def __init__(self, results: dict, todo: list, process: KatexProcess | None,
-                 cache: Cache) -> None:
-        self._results, self._todo, self._process, self._cache = results, todo, process, cache
+    Cached formulas are answered from the cache, the others are sent to one KaTeX process in
+    batches, so rendering overlaps with the rest of the build.
+    """
+
+    def __init__(self, root: Path, cache: Cache, process: KatexProcess | None = None) -> None:
+        self.root, self.cache, self._process = root, cache, process
+        self._results: dict = {}
+        self._batches: list[list[tuple[tuple[str, bool], str]]] = []
+        self._version: str | None = None
+
+    def submit(self, formulas) -> None:
+        if self._version is None:
+            self._version = katex_version(self.root)
+        todo = []
+        for item in sorted(set(formulas) - self._results.keys()):
+            key = key_of("katex", self._version, item[0], item[1])
+            hit = self.cache.get("math", key)
+            self._results[item] = hit   # None until rendered
+            if hit is None:
+                todo.append((item, key))
+        if not todo:
+            return
+        if self._process is None:
+            try:
+                self._process = KatexProcess(self.root)
+            except OSError as exc:
+                raise MathError(f"cannot run Node for KaTeX: {exc} (run `make setup`)")
+        self._process.send([item for item, _ in todo])
+        self._batches.append(todo)
 
     def result(self) -> dict:
         """{(tex, display): html or MathError}; raises MathError if KaTeX itself failed."""
-        if self._process is None:
-            return self._results
-        process, self._process = self._process, None
-        out = process.finish()
-        for (item, key), rendered in zip(self._todo, json.loads(out)):
-            if "error" in rendered:
-                self._results[item] = MathError(rendered["error"])
+        if self._process is not None:
+            process, self._process = self._process, None
+            if not self._batches:
+                process.discard()
             else:
-                self._cache.put("math", key, rendered["html"])
-                self._results[item] = rendered["html"]
+                for batch, rendered in zip(self._batches, process.finish()):
+                    for (item, key), out in zip(batch, rendered):
+                        if "error" in out:
+                            self._results[item] = MathError(out["error"])
+                        else:
+                            self.cache.put("math", key, out["html"])
+                            self._results[item] = out["html"]
+                self._batches = []
         return self._results
 
-
-def start_render(formulas: set[tuple[str, bool]], root: Path, cache: Cache,
-                 process: KatexProcess | None = None) -> MathJob:
-    """Start rendering the formulas the cache does not hold; see `MathJob.result`.
-
-    `process` is a KatexProcess started earlier; it is used, or discarded if nothing is to do.
-    """
-    try:
-        version = katex_version(root)
-    except MathError:
-        if process is not None:
-            process.discard()
-        raise
-    results, todo = {}, []
-    for item in sorted(formulas):
-        key = key_of("katex", version, item[0], item[1])
-        hit = cache.get("math", key)
-        if hit is not None:
-            results[item] = hit
-        else:
-            todo.append((item, key))
-    if not todo:
-        if process is not None:
-            process.discard()
-        return MathJob(results, [], None, cache)
-    if process is None:
-        try:
-            process = KatexProcess(root)
-        except OSError as exc:
-            raise MathError(f"cannot run Node for KaTeX: {exc} (run `make setup`)")
-    process.send([item for item, _ in todo])
-    return MathJob(results, todo, process, cache)
+    def discard(self) -> None:
+        if self._process is not None:
+            self._process.discard()
+            self._process = None
 
 
 def render_all(formulas: set[tuple[str, bool]], root: Path, cache: Cache) -> dict:
     """{(tex, display): html}; a formula KaTeX rejects maps to its MathError."""
-    return start_render(formulas, root, cache).result()
+    renderer = MathRenderer(root, cache)
+    renderer.submit(formulas)
+    return renderer.result()
 
 
 def _read_and_close(fh) -> str:
