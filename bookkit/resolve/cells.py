@@ -172,7 +172,7 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
                   timeout: float = 60.0, parsed=None) -> dict[int, CellResults]:
     """Cell results for every original chapter, from the cache where nothing changed."""
     from ..cache import library_versions
-    versions = library_versions()
+    versions = None   # looked up only if a chapter has cells (importlib.metadata scans the venv)
     results: dict[int, CellResults] = {}
     jobs, keys = [], {}
     for chapter in chapters:
@@ -182,6 +182,7 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
             results[chapter.number] = CellResults(chapter=chapter.number)
             continue
         payload = [(c.line, c.code) for c in cells]
+        versions = versions or library_versions()
         key = key_of("cells", str(chapter.path.relative_to(root)), payload, versions)
         deps: dict = {}
         hit = cache.get("cells", key, deps)
