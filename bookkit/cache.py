@@ -7,6 +7,7 @@ editing one model config re-runs exactly the cells and figures that read it.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -32,7 +33,10 @@ def key_of(*parts: object) -> str:
     return h.hexdigest()
 
 
+@functools.lru_cache(maxsize=1)
 def library_versions() -> dict[str, str]:
+    """Versions that key cached cells and figures (memoised: importlib.metadata scans the
+    installed distributions on each call)."""
     import importlib.metadata as md
     versions = {"python": sys.version.split()[0]}
     for name in ("matplotlib", "numpy", "markdown-it-py", "pygments"):

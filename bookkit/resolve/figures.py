@@ -124,7 +124,6 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
 
     `drawn`, if given, receives the "figure|lang" names that were not in the cache.
     """
-    versions = library_versions()
     images: dict[tuple[str, str], FigureImage] = {}
     jobs, keys = [], {}
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -136,7 +135,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             raise BuildError(task.source, task.line, f"figure script not found: {task.script}",
                              "put it in manuscripts/figures/ and refer to it as figures/NAME.py")
         code = task.script.read_bytes()
-        key = key_of("figure", code, lang, versions, FONT_FAMILIES[lang])
+        key = key_of("figure", code, lang, library_versions(), FONT_FAMILIES[lang])
         name = f"{fid}|{lang}"
         remembered = memo.get(key) if memo is not None else None
         if remembered is not None and cache.enabled and all(

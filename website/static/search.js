@@ -266,10 +266,18 @@
 
   /* ---- snippets with highlighted terms (built as DOM nodes, never as HTML) */
 
+  /* Memoised per character and per word: 50 snippets repeat the same few hundred of each. */
+  var foldMemo = new Map();
   function foldChar(ch) {
-    var n = ch.normalize("NFKC").toLowerCase();
-    return Object.prototype.hasOwnProperty.call(state.charmap, n) ? state.charmap[n] : n;
+    var hit = foldMemo.get(ch);
+    if (hit === undefined) {
+      var n = ch.normalize("NFKC").toLowerCase();
+      hit = Object.prototype.hasOwnProperty.call(state.charmap, n) ? state.charmap[n] : n;
+      foldMemo.set(ch, hit);
+    }
+    return hit;
   }
+  var wordMemo = { key: null, hits: new Map() };
 
   function marksFor(text, terms) {
     var cps = Array.from(text), n = cps.length, mark = new Uint8Array(n);
@@ -288,14 +296,21 @@
       }
     });
     if (Object.keys(latin).length) {
+      var termsKey = Object.keys(latin).sort().join(" ");
+      if (wordMemo.key !== termsKey) wordMemo = { key: termsKey, hits: new Map() };
       var i = 0;
       while (i < n) {
         if (RE_LN.test(cps[i]) && !isCJK(cps[i])) {
           var j = i;
           while (j < n && (RE_LN.test(cps[j]) || RE_M.test(cps[j])) && !isCJK(cps[j])) j++;
-          var hit = tokenize(cps.slice(i, j).join("")).some(function (w) {
-            return latin[window.lunr.stemmer(new window.lunr.Token(w)).toString()];
-          });
+          var word = cps.slice(i, j).join("");
+          var hit = wordMemo.hits.get(word);
+          if (hit === undefined) {
+            hit = tokenize(word).some(function (w) {
+              return latin[window.lunr.stemmer(new window.lunr.Token(w)).toString()];
+            });
+            wordMemo.hits.set(word, hit);
+          }
           if (hit) for (var k2 = i; k2 < j; k2++) mark[k2] = 1;
           i = j;
         } else {
