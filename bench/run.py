@@ -153,6 +153,22 @@ def bench_noop(root: Path, runs: int) -> dict:
     return timed_builds(root, runs, (), "no-op")
 
 
+def bench_real_edit(root: Path, runs: int) -> dict:
+    """Warm cache, new process, one translated paragraph edited: what an author sees after
+    saving a file without `--serve` (the no-op fast path does not apply)."""
+    chapter = sorted((root / "book-en").glob("[0-9]*.md"))[-1]
+    original = chapter.read_text(encoding="utf-8")
+    run_cmd(build_cmd(root))
+    counter = iter(range(10_000))
+
+    def edit():
+        chapter.write_text(original + f"\nOne more sentence ({next(counter)}).\n", encoding="utf-8")
+    try:
+        return timed_builds(root, runs, (), "real edit", prepare=edit)
+    finally:
+        chapter.write_text(original, encoding="utf-8")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -615,7 +631,9 @@ def write_results(path: Path, R: dict) -> None:
                  f"{met(cb['gzip'] / 1000, 50)} |")
     real = ours.get("real_cold")
     L.append(f"| real book cold build (`--clean`, all figures) | {cell(med(real))} | | | – | – |")
-    L.append(f"| real book warm rebuild | {cell(med(ours.get('real_warm')))} | | | – | – |")
+    L.append(f"| real book warm rebuild, nothing changed | {cell(med(ours.get('real_warm')))} | | | – | – |")
+    L.append(f"| real book warm rebuild, one paragraph edited (new process) | "
+             f"{cell(med(ours.get('real_edit')))} | | | – | – |")
     L.append("")
 
     L += ["## Build and rebuild times", ""]
@@ -766,11 +784,15 @@ def write_results(path: Path, R: dict) -> None:
                       err.get("real_warm"), [], None, "–",
                       note=(f"CPU {ours['real_warm']['cpu_median']:.2f} s; stage clock: "
                             f"{ours['real_warm']['pipeline_timings']}.") if ours.get("real_warm") else "")
+    L += timing_table("Real book: one paragraph of the last English chapter edited, new process, warm cache",
+                      ours.get("real_edit"), err.get("real_edit"), [], None, "–",
+                      note=(f"CPU {ours['real_edit']['cpu_median']:.2f} s; stage clock: "
+                            f"{ours['real_edit']['pipeline_timings']}.") if ours.get("real_edit") else "")
 
     L += ["## Notes", ""]
     L += [f"- {n}" for n in R["notes"]]
     L += ["", "## All timed runs (seconds; browser in ms)", "", "| scenario | runs |", "|---|---|"]
-    for key in ("cold", "noop", "serve", "real_cold", "real_warm"):
+    for key in ("cold", "noop", "serve", "real_cold", "real_warm", "real_edit"):
         s = ours.get(key)
         if s:
             L.append(f"| ours.{key} | {', '.join(f'{x:.3f}' for x in s['samples'])} |")
@@ -895,7 +917,7 @@ def main(argv: list[str] | None = None) -> int:
                 server.shutdown()
 
     if args.skip_real:
-        errors["real_cold"] = errors["real_warm"] = "`--skip-real`"
+        errors["real_cold"] = errors["real_warm"] = errors["real_edit"] = "`--skip-real`"
     else:
         real = work / "real"
         adapter.adapt_real(real)
@@ -904,6 +926,8 @@ def main(argv: list[str] | None = None) -> int:
                                       timed_builds(real, args.real_runs, ("--clean",), "real cold"))[1])
         log("real book: warm rebuilds")
         attempt("real_warm", bench_noop, real, args.real_runs)
+        log("real book: one paragraph edited, new process")
+        attempt("real_edit", bench_real_edit, real, args.real_runs)
 
     notes.append("Like with like: we render all math with KaTeX at build time, so the fair cold-build "
                  "peer is Hugo + `transform.ToMath`; MkDocs and plain Hugo leave math to the browser.")
