@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from lunr.builder import Builder
 from lunr.index import Index
 from lunr.pipeline import Pipeline
-from lunr.query import QueryPresence
+from lunr.query import Query, QueryPresence
 from lunr.stop_word_filter import WORDS as STOP_WORDS, stop_word_filter
 from lunr.token import Token
 
-from .cjk import build_charmap, charmap_from_string, charmap_to_string, tokenize
+from .cjk import build_charmap, charmap_from_string, charmap_to_string, is_cjk, tokenize
 
 __all__ = ["SearchDoc", "build_search_assets", "search", "index_report", "LANGS"]
 
@@ -531,26 +531,50 @@ def query_terms(query: str, charmap: dict[str, str]) -> list[str]:
     return seen
 
 
-def rank(results) -> list[tuple[int, float]]:
+def rank(results, limit: int | None = MAX_RESULTS) -> list[tuple[int, float]]:
     """lunr results -> [(doc number, score)], ties broken by document order (as in search.js)."""
     scored = [(int(r["ref"]), r["score"]) for r in results]
     scored.sort(key=lambda rs: (-round(rs[1], 6), rs[0]))
-    return scored[:MAX_RESULTS]
+    return scored[:limit]
+
+
+def prefix_term(query: str, terms: list[str]) -> str | None:
+    """The last term, if it may be a word still being typed: Latin letters or digits, at
+    least three (a shorter prefix matches too many words to rank well), and no space after it
+    (mirrored by ``prefixTerm`` in search.js)."""
+    if not terms or query[-1:].isspace() or len(terms[-1]) < 3:
+        return None
+    return None if any(is_cjk(ch) for ch in terms[-1]) else terms[-1]
 
 
 def search(assets: dict[str, bytes], query: str, lang: str) -> list[str]:
-    """Query the built assets the way the browser does; returns urls, best first."""
+    """Query the built assets the way the browser does; returns urls, best first.
+
+    Every term is required. Documents matching the words as typed come first; then, if the
+    last word may be unfinished (`prefix_term`), those where it starts a word.
+    """
     payload, index, charmap = _loaded(assets)
     if payload.get("lang") not in (None, lang):
         raise ValueError(f"assets are for {payload.get('lang')!r}, not {lang!r}")
     terms = query_terms(query, charmap)
     if not terms:
         return []
-    q = index.create_query()
-    for t in terms:
-        # stemmed here with the lunr.js stemmer, so lunr.py's own pipeline is bypassed
-        q.term(stem_js(t), presence=QueryPresence.REQUIRED, use_pipeline=False)
-    return [payload["docs"][ref][0] for ref, _ in rank(index.query(q))]
+
+    def required(q, words):
+        for t in words:
+            # stemmed here with the lunr.js stemmer, so lunr.py's own pipeline is bypassed
+            q.term(stem_js(t), presence=QueryPresence.REQUIRED, use_pipeline=False)
+        return q
+
+    refs = [ref for ref, _ in rank(index.query(required(index.create_query(), terms)))]
+    prefix = prefix_term(query, terms)
+    if prefix and len(refs) < MAX_RESULTS:
+        q = required(index.create_query(), terms[:-1])
+        q.term(prefix, presence=QueryPresence.REQUIRED, use_pipeline=False,
+               wildcard=Query.WILDCARD_TRAILING)
+        seen = set(refs)
+        refs += [ref for ref, _ in rank(index.query(q), limit=None) if ref not in seen]
+    return [payload["docs"][ref][0] for ref in refs[:MAX_RESULTS]]
 
 
 def _sizes(data: bytes) -> dict[str, int]:

@@ -110,7 +110,8 @@ def _js_rankings(page, url, queries):
 @pytest.mark.parametrize("lang", LANGS)
 def test_golden_browser_http(page, server, corpus, assets, lang):
     golden = corpus[lang]["golden"]
-    extra = ["函数", "数", "KV", "a:b", "量子计算机", "<img src=x>", "the", "GPU", "阶段", "階段"]
+    extra = ["函数", "数", "KV", "a:b", "量子计算机", "<img src=x>", "the", "GPU", "阶段", "階段",
+             "band", "bandw ", "cach", "KV cac", "gp", "14"]
     queries = [q for q, _ in golden] + extra
     js = _js_rankings(page, edition_url(server, lang), queries)
     py = [search(assets[lang], q, lang) for q in queries]
@@ -147,3 +148,23 @@ def test_direct_index_matches_lunr_builder(corpus):
         charmap = build_charmap(t for d in docs for t in (d.chapter, d.section, d.text))
         assert _compact_direct([_fields_of(d) for d in docs], charmap) == \
             compact_with_lunr_builder(docs, charmap)
+
+
+def test_prefix_term_is_the_last_word_while_it_is_typed():
+    from bookkit.render.search import prefix_term
+    assert prefix_term("kv cac", ["kv", "cac"]) == "cac"
+    assert prefix_term("kv cac ", ["kv", "cac"]) is None          # the word is finished
+    assert prefix_term("kv ca", ["kv", "ca"]) is None             # too short to rank well
+    assert prefix_term("阶段", ["阶段"]) is None                   # CJK: bigrams already match
+    assert prefix_term("HBM3", ["hbm3"]) == "hbm3"
+    assert prefix_term("", []) is None
+
+
+def test_unfinished_word_finds_what_the_whole_word_finds(assets):
+    for lang in LANGS:
+        whole = search(assets[lang], "bandwidth", lang)
+        if not whole:
+            continue
+        partial = search(assets[lang], "bandwi", lang)
+        assert partial[0] == whole[0] and set(whole) <= set(partial), lang
+        assert search(assets[lang], "bandwi ", lang) == []         # finished: whole words only

@@ -24,6 +24,7 @@ GOLDEN = {
         ("MLA：缓存", "model-architecture.html#sec-model-architecture-mla"),
         ("141", "getting-started.html#sec-getting-started-glance"),
         ("功耗", "accelerators.html#sec-accelerators-power"),
+        ("阶段 prefi", "getting-started.html#sec-getting-started-phases"),   # still typing
     ]),
     "en": ("en/", [
         ("roofline", "getting-started.html#sec-getting-started-roofline"),
@@ -44,6 +45,11 @@ GOLDEN = {
         ("MLA: caching", "model-architecture.html#sec-model-architecture-mla"),
         ("141", "model-architecture.html#sec-model-architecture-example"),
         ("power", "accelerators.html#sec-accelerators-power"),
+        # while typing: the last word as a prefix, after the documents that match it whole
+        ("bandw", "accelerators.html#sec-accelerators-hbm"),
+        ("roofl", "getting-started.html#sec-getting-started-roofline"),
+        ("KV cac", "getting-started.html#sec-getting-started-kv"),
+        ("ridge poi", "accelerators.html#sec-accelerators-ridge"),
     ]),
     "zh-Hant": ("zh-tw/", [
         ("屋頂線", "getting-started.html#sec-getting-started-roofline"),

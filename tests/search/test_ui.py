@@ -56,6 +56,14 @@ def test_highlight_folds_variants_and_stems(page, server):
     assert "bandwidth" in marks
 
 
+def test_results_while_the_last_word_is_typed(page, server):
+    page.goto(edition_url(server, "en"))
+    _type(page, "bandw")   # not a word yet: the words it starts are found and highlighted
+    expect(page.locator("#search-results li").first).to_contain_text("HBM bandwidth")
+    marks = page.locator("#search-results li").first.locator("mark").all_text_contents()
+    assert any(m.lower().startswith("bandw") for m in marks), marks
+
+
 def test_no_results_state(page, server):
     page.goto(edition_url(server, "zh-Hans"))
     _type(page, "量子计算机")

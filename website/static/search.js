@@ -187,24 +187,47 @@
     return seen;
   }
 
-  /* Run a query on a loaded index; returns [{ref: doc number, score}], best first. */
-  function runQuery(lunr, idx, q, charmap) {
-    var terms = queryTerms(lunr, q, charmap);
-    if (!terms.length) return [];
-    var results = idx.query(function (b) {
-      terms.forEach(function (t) {
-        b.term(t, { presence: lunr.Query.presence.REQUIRED });
-      });
-    });
+  /* The query's last term, if it may be a word still being typed: Latin letters or digits,
+     at least three, and no space after it (mirror of search.py prefix_term). */
+  function prefixTerm(q, terms) {
+    var last = terms[terms.length - 1];
+    if (!last || /\s$/.test(q) || Array.from(last).length < 3) return null;
+    return Array.from(last).some(isCJK) ? null : last;
+  }
+
+  function ranked(results) {
     var scored = results.map(function (r) { return { ref: parseInt(r.ref, 10), score: r.score }; });
     function r6(x) { return Math.round(x * 1e6) / 1e6; }
     scored.sort(function (a, b) { return (r6(b.score) - r6(a.score)) || (a.ref - b.ref); });
-    return scored.slice(0, MAX_RESULTS);
+    return scored;
+  }
+
+  /* Run a query on a loaded index; returns [{ref: doc number, score}], best first. Every term
+     is required. Documents that match the words as typed come first; then, while the last
+     word may be unfinished, documents where it is the start of a word ("bandw"). */
+  function runQuery(lunr, idx, q, charmap) {
+    var terms = queryTerms(lunr, q, charmap);
+    if (!terms.length) return [];
+    var required = lunr.Query.presence.REQUIRED;
+    var results = ranked(idx.query(function (b) {
+      terms.forEach(function (t) { b.term(t, { presence: required }); });
+    }));
+    var prefix = prefixTerm(q, terms);
+    if (prefix && results.length < MAX_RESULTS) {
+      var seen = {};
+      results.forEach(function (r) { seen[r.ref] = true; });
+      ranked(idx.query(function (b) {
+        terms.slice(0, -1).forEach(function (t) { b.term(t, { presence: required }); });
+        b.term(prefix, { presence: required, usePipeline: false,
+                         wildcard: lunr.Query.wildcard.TRAILING });
+      })).forEach(function (r) { if (!seen[r.ref]) results.push(r); });
+    }
+    return results.slice(0, MAX_RESULTS);
   }
 
   var api = { tokenize: tokenize, isCJK: isCJK, expand: expand, ln: ln, charmapFromString: charmapFromString,
               decodePostings: decodePostings,
-              queryTerms: queryTerms, runQuery: runQuery };
+              queryTerms: queryTerms, runQuery: runQuery, prefixTerm: prefixTerm };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   if (typeof document === "undefined" || typeof window === "undefined") return;
 
@@ -279,7 +302,7 @@
   }
   var wordMemo = { key: null, hits: new Map() };
 
-  function marksFor(text, terms) {
+  function marksFor(text, terms, prefix) {
     var cps = Array.from(text), n = cps.length, mark = new Uint8Array(n);
     var cjkTerms = [], latin = {};
     terms.forEach(function (t) {
@@ -295,8 +318,8 @@
         if (ok) for (k = 0; k < a.length; k++) mark[i + k] = 1;
       }
     });
-    if (Object.keys(latin).length) {
-      var termsKey = Object.keys(latin).sort().join(" ");
+    if (Object.keys(latin).length || prefix) {
+      var termsKey = Object.keys(latin).sort().join(" ") + "|" + (prefix || "");
       if (wordMemo.key !== termsKey) wordMemo = { key: termsKey, hits: new Map() };
       var i = 0;
       while (i < n) {
@@ -307,7 +330,8 @@
           var hit = wordMemo.hits.get(word);
           if (hit === undefined) {
             hit = tokenize(word).some(function (w) {
-              return latin[window.lunr.stemmer(new window.lunr.Token(w)).toString()];
+              return latin[window.lunr.stemmer(new window.lunr.Token(w)).toString()] ||
+                (prefix !== null && prefix !== undefined && w.lastIndexOf(prefix, 0) === 0);
             });
             wordMemo.hits.set(word, hit);
           }
@@ -338,8 +362,8 @@
     }
   }
 
-  function snippet(parent, text, terms) {
-    var r = marksFor(text, terms), n = r.cps.length, first = r.mark.indexOf(1);
+  function snippet(parent, text, terms, prefix) {
+    var r = marksFor(text, terms, prefix), n = r.cps.length, first = r.mark.indexOf(1);
     var start = first < 0 ? 0 : Math.max(0, first - 30), end = Math.min(n, start + 160);
     if (start > 0) parent.appendChild(document.createTextNode("\u2026"));
     appendMarked(parent, r.cps, r.mark, start, end);
@@ -396,6 +420,7 @@
     if (!state.idx) { load(); return; }
     var results = runQuery(window.lunr, state.idx, q, state.charmap);
     var terms = queryTerms(window.lunr, q, state.charmap);
+    var prefix = prefixTerm(q, terms);
     var chapters = state.payload.chapters;
     results.forEach(function (r, i) {
       var doc = state.payload.docs[r.ref];
@@ -417,11 +442,11 @@
       }
       var s = document.createElement("span");
       s.className = "search-section";
-      appendMarked(s, Array.from(doc[2]), marksFor(doc[2], terms).mark, 0, Array.from(doc[2]).length);
+      appendMarked(s, Array.from(doc[2]), marksFor(doc[2], terms, prefix).mark, 0, Array.from(doc[2]).length);
       title.appendChild(s);
       var p = document.createElement("span");
       p.className = "search-snippet";
-      snippet(p, doc[3], terms);
+      snippet(p, doc[3], terms, prefix);
       a.appendChild(title);
       a.appendChild(p);
       li.appendChild(a);
