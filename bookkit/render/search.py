@@ -518,7 +518,8 @@ def _loaded(assets: dict[str, bytes]):
 
 
 def query_terms(query: str, charmap: dict[str, str]) -> list[str]:
-    """The required terms of a query: query-mode tokens, stop words dropped, deduplicated.
+    """The required terms of a query: query-mode tokens, stop words dropped, deduplicated,
+    single Latin letters dropped when other terms remain.
 
     Mirrored by ``queryTerms`` in search.js (which uses ``lunr.stopWordFilter``).
     """
@@ -528,7 +529,10 @@ def query_terms(query: str, charmap: dict[str, str]) -> list[str]:
             continue
         if tok not in seen:
             seen.append(tok)
-    return seen
+    # A lone Latin letter next to other terms is noise ("Little's law" -> little, s, law):
+    # requiring it would only demand a stray "s" somewhere, and highlight every one.
+    words = [t for t in seen if len(t) > 1 or is_cjk(t)]
+    return words if words else seen
 
 
 def rank(results, limit: int | None = MAX_RESULTS) -> list[tuple[int, float]]:

@@ -168,3 +168,11 @@ def test_unfinished_word_finds_what_the_whole_word_finds(assets):
         partial = search(assets[lang], "bandwi", lang)
         assert partial[0] == whole[0] and set(whole) <= set(partial), lang
         assert search(assets[lang], "bandwi ", lang) == []         # finished: whole words only
+
+
+def test_lone_latin_letters_are_not_required_next_to_other_terms():
+    from bookkit.render.search import query_terms
+    assert query_terms("Little's law", {}) == ["little", "law"]
+    assert query_terms("K 和 V", {}) == ["和"]
+    assert query_terms("x", {}) == ["x"]                  # alone, it is the query
+    assert query_terms("d_head", {}) == ["head"]            # "_" separates words

@@ -177,14 +177,16 @@
 
   var MAX_RESULTS = 50;
 
-  /* Required terms: query-mode tokens, lunr stop words dropped, deduplicated. */
+  /* Required terms: query-mode tokens, lunr stop words dropped, deduplicated, lone Latin
+     letters dropped when other terms remain (mirror of search.py query_terms). */
   function queryTerms(lunr, q, charmap) {
     var seen = [];
     tokenize(q, charmap, true).forEach(function (t) {
       if (lunr.stopWordFilter(new lunr.Token(t)) === undefined) return;
       if (seen.indexOf(t) < 0) seen.push(t);
     });
-    return seen;
+    var words = seen.filter(function (t) { return Array.from(t).length > 1 || isCJK(t); });
+    return words.length ? words : seen;
   }
 
   /* The query's last term, if it may be a word still being typed: Latin letters or digits,
