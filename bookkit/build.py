@@ -135,14 +135,16 @@ class Builder:
             collect_math(tokens, ctx, wanted)
             resolved.chapter_math[(key, chapter.number)] = wanted
 
-    def resolve_figures(self, resolved: "ResolvedBook") -> None:
-        """Draw (or take from the cache) every figure image; give the contexts their sizes."""
+    def resolve_figures(self, resolved: "ResolvedBook",
+                        formats: tuple[str, ...] = ("svg",)) -> None:
+        """Draw (or take from the cache) every figure image; give the contexts their sizes.
+        The site needs SVG only; the Pandoc export asks for PDF too."""
         self.drawn_figures, self.figure_deps = [], {}
         figures = resolve_figures(resolved.figure_tasks, self.root, self.cache,
                                   self.root / "build" / "figures", self.opt.workers,
                                   self.opt.cell_timeout, progress=self.log,
                                   drawn=self.drawn_figures, deps_out=self.figure_deps,
-                                  memo=self._figure_memo)
+                                  memo=self._figure_memo, formats=formats)
         resolved.figures = figures
         resolved.sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
         for ctx in resolved.contexts.values():
@@ -160,7 +162,7 @@ class Builder:
         for key, edition in book.editions.items():
             self.number_edition(resolved, key, edition, cells)
         t2 = time.perf_counter()
-        self.resolve_figures(resolved)
+        self.resolve_figures(resolved, formats=("svg", "pdf"))
         self.cache.flush()
         timings = {"cells": t1 - t0, "numbering": t2 - t1, "figures": time.perf_counter() - t2}
         return cells, resolved.outlines, resolved.labels, resolved.figures, timings

@@ -112,5 +112,5 @@ class FigureImage:
     figure_id: str
     lang: str
     svg: Path
-    pdf: Path
+    pdf: Path | None         # drawn only when a PDF is built (the site needs only SVG)
     texts: tuple[str, ...]   # every text drawn, for tests and the search index

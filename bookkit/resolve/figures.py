@@ -25,6 +25,8 @@ NOTO_CJK_FILES = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
 )
 LANGS = ("zh-Hans", "en", "zh-Hant")
+#: no dates in the files: the same figure gives the same bytes
+SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}}
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,9 @@ def _setup_matplotlib():
     return plt
 
 
-def draw_figure(script: str, lang: str, root: str) -> JobResult:
-    """Worker body: import the script, draw it for `lang`, return SVG and PDF bytes."""
+def draw_figure(script: str, lang: str, root: str,
+                formats: tuple[str, ...] = ("svg", "pdf")) -> JobResult:
+    """Worker body: import the script, draw it for `lang`, return the bytes of each format."""
     import importlib.util
     import io
     import logging
@@ -97,9 +100,10 @@ def draw_figure(script: str, lang: str, root: str) -> JobResult:
         fig = plt.figure(figsize=size)
         module.draw(fig, strings[lang])
         fig.tight_layout()
-        svg, pdf = io.BytesIO(), io.BytesIO()
-        fig.savefig(svg, format="svg", metadata={"Date": None})
-        fig.savefig(pdf, format="pdf", metadata={"CreationDate": None, "ModDate": None})
+        saved = {}
+        for fmt in formats:
+            saved[fmt] = io.BytesIO()
+            fig.savefig(saved[fmt], format=fmt, metadata=SAVE_METADATA[fmt])
         from matplotlib.text import Text
         texts = tuple(t.get_text() for t in fig.findobj(Text) if t.get_text().strip())
         plt.close(fig)
@@ -112,20 +116,23 @@ def draw_figure(script: str, lang: str, root: str) -> JobResult:
                          + problems[0] + " (install fonts-noto-cjk; use only characters the "
                          "Noto CJK and DejaVu fonts cover)")
     from ..cache import FileHasher
-    return JobResult(ok=True, value={"svg": svg.getvalue(), "pdf": pdf.getvalue(),
+    return JobResult(ok=True, value={**{fmt: data.getvalue() for fmt, data in saved.items()},
                                      "texts": texts}, deps=recorder.collect(FileHasher()))
 
 
 def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: Path,
                     workers: int = 2, timeout: float = 60.0, progress=None,
                     drawn: list | None = None, deps_out: dict | None = None,
-                    memo: dict | None = None) -> dict:
-    """Render every (figure, language) once, into out_dir/<id>.<lang>.{svg,pdf}.
+                    memo: dict | None = None,
+                    formats: tuple[str, ...] = ("svg", "pdf")) -> dict:
+    """Render every (figure, language) once, into out_dir/<id>.<lang>.<format>.
 
+    Each format is cached on its own: the site needs only SVG, so a site build does not pay for
+    the PDF (~40 % of drawing a figure), which the PDF build draws when it needs it.
     `drawn`, if given, receives the "figure|lang" names that were not in the cache.
     """
     images: dict[tuple[str, str], FigureImage] = {}
-    jobs, keys = [], {}
+    jobs, keys, found = [], {}, {}
     out_dir.mkdir(parents=True, exist_ok=True)
     unique: dict[tuple[str, str], FigureTask] = {}
     for task in tasks:
@@ -135,9 +142,11 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             raise BuildError(task.source, task.line, f"figure script not found: {task.script}",
                              "put it in manuscripts/figures/ and refer to it as figures/NAME.py")
         code = task.script.read_bytes()
-        key = key_of("figure", code, lang, library_versions(), FONT_FAMILIES[lang])
         name = f"{fid}|{lang}"
-        remembered = memo.get(key) if memo is not None else None
+        fmt_keys = {fmt: key_of("figure", code, lang, library_versions(), FONT_FAMILIES[lang],
+                                fmt) for fmt in formats}
+        memo_key = tuple(sorted(fmt_keys.values()))
+        remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and all(
                 cache.hasher(str(root / dep)) == digest for dep, digest in remembered[0].items()):
             # Same process, same inputs, files already written: no unpickling, no re-reading.
@@ -145,17 +154,22 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                 deps_out[name] = remembered[0]
             images[(fid, lang)] = remembered[1]
             continue
+        value: dict = {}
         deps: dict = {}
-        hit = cache.get("figures", key, deps)
+        for fmt, key in fmt_keys.items():
+            hit = cache.get("figures", key, deps)
+            if hit is not None:
+                value[fmt], value["texts"] = hit["data"], hit["texts"]
         if deps_out is not None:
             deps_out[name] = deps
-        if hit is not None:
-            images[(fid, lang)] = _write(out_dir, fid, lang, hit)
+        missing = tuple(fmt for fmt in formats if fmt not in value)
+        if not missing:
+            images[(fid, lang)] = _write(out_dir, fid, lang, value)
             if memo is not None:
-                memo[key] = (deps, images[(fid, lang)])
+                memo[memo_key] = (deps, images[(fid, lang)])
             continue
-        keys[name] = key
-        jobs.append((name, draw_figure, (str(task.script), lang, str(root))))
+        keys[name], found[name] = (fmt_keys, memo_key), value
+        jobs.append((name, draw_figure, (str(task.script), lang, str(root), missing)))
     if drawn is not None:
         drawn.extend(name for name, _f, _a in jobs)
     if jobs:
@@ -175,29 +189,35 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                 errors.append(f"{task.source}:{task.line}: figure {fid} [{lang}]: "
                               + (last[-1] if last else "failed"))
                 continue
-            cache.put("figures", keys[name], result.value, result.deps)
-            if memo is not None:
-                memo[keys[name]] = (result.deps or {}, None)
+            fmt_keys, memo_key = keys[name]
+            for fmt, data in result.value.items():
+                if fmt != "texts":
+                    cache.put("figures", fmt_keys[fmt],
+                              {"data": data, "texts": result.value["texts"]}, result.deps)
             if deps_out is not None:
                 deps_out[name] = result.deps or {}
-            images[(fid, lang)] = _write(out_dir, fid, lang, result.value)
+            images[(fid, lang)] = _write(out_dir, fid, lang, {**found[name], **result.value})
             if memo is not None:
-                memo[keys[name]] = (result.deps or {}, images[(fid, lang)])
+                memo[memo_key] = (result.deps or {}, images[(fid, lang)])
         if errors:
             raise BuildError(None, None, "\n".join(errors))
     return images
 
 
 def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
-    svg = out_dir / f"{fid}.{lang}.svg"
-    pdf = out_dir / f"{fid}.{lang}.pdf"
-    for path, data in ((svg, value["svg"]), (pdf, value["pdf"])):
+    paths = {}
+    for fmt in ("svg", "pdf"):
+        if fmt not in value:
+            continue
+        path = paths[fmt] = out_dir / f"{fid}.{lang}.{fmt}"
+        data = value[fmt]
         if not path.exists() or path.read_bytes() != data:
             # Atomic: a concurrent build (tests, a second terminal) never reads half a file.
             tmp = path.with_name(f".{path.name}.{os.getpid()}")
             tmp.write_bytes(data)
             os.replace(tmp, path)
-    return FigureImage(figure_id=fid, lang=lang, svg=svg, pdf=pdf, texts=tuple(value["texts"]))
+    return FigureImage(figure_id=fid, lang=lang, svg=paths["svg"], pdf=paths.get("pdf"),
+                       texts=tuple(value["texts"]))
 
 
 def svg_size(svg_bytes: bytes) -> tuple[int, int]:

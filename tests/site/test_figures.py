@@ -69,3 +69,33 @@ def test_string_tables_must_agree(tmp_path):
                       "def draw(fig, t):\n    pass\n")
     result = draw(script, "en")
     assert not result.ok and "different keys" in result.error
+
+
+def test_site_build_draws_svg_only_and_the_pdf_build_adds_the_pdf(tmp_path):
+    """Each format is cached on its own: a site build never pays for the PDF, and the PDF
+    build afterwards draws only the PDF."""
+    from bookkit.cache import Cache
+    from bookkit.resolve.figures import FigureTask, resolve_figures
+
+    root = tmp_path / "book"
+    (root / "manuscripts" / "figures").mkdir(parents=True)
+    script = root / "manuscripts" / "figures" / "bars.py"
+    script.write_text('STRINGS = {l: {"t": {"zh-Hans": "带宽", "en": "Bandwidth", "zh-Hant": "頻寬"}[l]}'
+                      ' for l in ("zh-Hans", "en", "zh-Hant")}\n'
+                      "def draw(fig, t):\n    fig.add_subplot().bar([0, 1], [1, 2]); fig.suptitle(t['t'])\n")
+    tasks = [FigureTask("fig-bars", script, "zh-Hans", "manuscripts/01.md", 3)]
+    cache, out = Cache(tmp_path / "cache", base=root), root / "build" / "figures"
+
+    def resolve(formats):
+        drawn: list = []
+        images = resolve_figures(tasks, root, cache, out, workers=1, drawn=drawn, formats=formats)
+        return drawn, images[("fig-bars", "zh-Hans")]
+
+    drawn, image = resolve(("svg",))
+    assert drawn == ["fig-bars|zh-Hans"] and image.pdf is None and image.svg.is_file()
+    assert not list(out.glob("*.pdf"))
+    assert resolve(("svg",))[0] == []
+    drawn, image = resolve(("svg", "pdf"))
+    assert drawn == ["fig-bars|zh-Hans"] and image.pdf.read_bytes().startswith(b"%PDF")
+    assert resolve(("svg", "pdf"))[0] == [] and resolve(("svg",))[0] == []
+    assert "带宽" in image.texts
