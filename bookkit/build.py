@@ -195,6 +195,17 @@ class Builder:
                 chapter_files={c.path.name: c.slug for c in book.original.chapters},
                 editions=[(key, edition) for key, edition in book.editions.items()
                           if not self.opt.editions or key in self.opt.editions])
+            # On a first build, a forked process numbers the editions again on its own and
+            # builds their search indexes (search text needs neither figures nor math), on the
+            # other core, while this process parses, renders and writes. It is forked early,
+            # right after the cells, when there is little to copy; this process keeps the
+            # cheapest index (by its text) so that both cores stay busy to the end.
+            wanted = [key for key, _ in resolved.editions]
+            forked: list[str] = []
+            if first and self.opt.workers > 1 and len(wanted) > 1:
+                forked = sorted(wanted, key=lambda k: _text_cost(book.editions[k]))[1:]
+                background["indexes"] = Background(_index_editions,
+                                                   (self, resolved, cells, forked))
             search: dict[str, SearchJob] = {}
             for key, edition in book.editions.items():
                 self.number_edition(resolved, key, edition, cells)
@@ -203,20 +214,8 @@ class Builder:
                                 for f in resolved.chapter_math[(key, chapter.number)])
                 except mathrender.MathError as exc:
                     raise BuildError(None, None, str(exc))
-                if (key, edition) not in resolved.editions:
-                    continue
-                search[key] = self.start_search(resolved, key)
-            # Search documents need neither figures nor math. On a first build, one forked
-            # process builds the stale indexes but the cheapest, which this process builds
-            # after the pages, so that both cores stay busy to the end. (One fork, late: a
-            # process forked while this one still parses pays for copying the pages it
-            # touches, which made three early forks slower than one.)
-            pending = sorted((key for key, job in search.items() if job.pending),
-                             key=lambda k: _index_cost(search[k].docs))
-            if first and self.opt.workers > 1 and len(pending) > 1:
-                forked = Background(_build_indexes, ([(k, search[k].docs, search[k].lang)
-                                                      for k in pending[1:]],))
-                background.update((k, forked) for k in pending[1:])
+                if key in wanted and key not in forked:
+                    search[key] = self.start_search(resolved, key)
             timings["numbering"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             self.resolve_figures(resolved)
@@ -235,22 +234,22 @@ class Builder:
             files, report.pages = self.render_site(resolved, chapters, rendered_math)
             timings["pages"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            for key in pending[:1] if background else ():   # this process's share first
-                search[key].finish(None, self.cache)
-            built: dict = {}
-            for job in set(background.values()):
-                result = job.result()
+            for key, job in search.items():   # this process's share first
+                files.update((resolved.editions_by_key[key].info.url_prefix + name, data)
+                             for name, data in job.finish(None, self.cache).items())
+            if "indexes" in background:
+                result = background.pop("indexes").result()
                 if not result.ok:
                     raise BuildError(None, None, "building the search indexes failed:\n"
                                      + result.error)
-                built.update(result.value)
-            background.clear()
-            for key, edition in resolved.editions:
-                for asset, data in search[key].finish(built.get(key), self.cache).items():
-                    files[edition.info.url_prefix + asset] = data
+                for key, (cache_key, assets, built) in result.value.items():
+                    if built:
+                        self.cache.put("search", cache_key, assets)
+                    files.update((resolved.editions_by_key[key].info.url_prefix + name, data)
+                                 for name, data in assets.items())
             timings["search"] = time.perf_counter() - t0
         finally:
-            for job in set(background.values()):
+            for job in background.values():
                 job.cancel()
             math.discard()
             self.cache.flush()
@@ -430,6 +429,10 @@ class ResolvedBook:
     contexts: dict[tuple, RenderContext] = field(default_factory=dict)    # (edition, chapter no)
     chapter_math: dict[tuple, set] = field(default_factory=dict)
 
+    @property
+    def editions_by_key(self) -> dict[str, Edition]:
+        return dict(self.editions)
+
 
 @dataclass
 class EditionPages:
@@ -473,15 +476,30 @@ class SearchJob:
         return self.hit
 
 
-def _index_cost(docs: list[SearchDoc]) -> int:
-    """Relative cost of indexing: a CJK character gives two index terms (itself and a bigram),
-    a Latin word of ~6 letters one; UTF-8's extra bytes count the former."""
-    return sum(len(d.text.encode("utf-8")) - len(d.text) + len(d.text) // 8 for d in docs)
+def _text_cost(edition: Edition) -> int:
+    """Relative cost of indexing an edition, from its sources: a CJK character gives two index
+    terms (itself and a bigram), a Latin word of ~6 letters one; UTF-8's extra bytes count
+    the former."""
+    return sum(len(c.text.encode("utf-8")) - len(c.text) + len(c.text) // 8
+               for c in edition.chapters)
 
 
-def _build_indexes(jobs: list[tuple[str, list[SearchDoc], str]]) -> JobResult:
-    return JobResult(ok=True, value={key: build_search_assets(docs, lang)
-                                     for key, docs, lang in jobs})
+def _index_editions(builder: "Builder", resolved: "ResolvedBook", cells: dict,
+                    keys: list[str]) -> JobResult:
+    """In a forked process: number the editions `keys` and build their search indexes.
+
+    Returns {edition: (cache key, assets, built)}; `built` is False for a cache hit. The cache
+    is only read here; the parent stores what was built.
+    """
+    mine = ResolvedBook(book=resolved.book, config=resolved.config,
+                        chapter_files=resolved.chapter_files, editions=resolved.editions)
+    out = {}
+    for key in keys:
+        builder.number_edition(mine, key, resolved.book.editions[key], cells)
+        job = builder.start_search(mine, key)
+        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang)
+        out[key] = (job.key, assets, job.hit is None)
+    return JobResult(ok=True, value=out)
 
 
 def _head(path: Path, size: int = 600) -> bytes:

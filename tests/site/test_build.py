@@ -123,9 +123,16 @@ def test_bound_numbers_render_per_edition_with_provenance(book_copy, tmp_path, w
     assert "big = 70553706496 + 0 * layers; layers = 80" in en
 
 
-def test_build_is_deterministic(built_site, tmp_path):
+@pytest.mark.parametrize("workers", [2, 1])
+def test_build_is_deterministic(built_site, tmp_path, warm_cache, workers):
+    """Same bytes again, with the search indexes and formulas built anew: in a forked process
+    (2 workers) or in this one (1 worker)."""
+    import sqlite3
+    with sqlite3.connect(warm_cache / "cache.sqlite3") as db:
+        db.execute("DELETE FROM entries WHERE kind IN ('search', 'math')")
     again = tmp_path / "again"
-    Builder(BuildOptions(root=ROOT, out=again, quiet=True)).build()
+    Builder(BuildOptions(root=ROOT, out=again, quiet=True, workers=workers,
+                         cache_dir=warm_cache)).build()
     first = {p.relative_to(built_site): p.read_bytes() for p in built_site.rglob("*") if p.is_file()}
     second = {p.relative_to(again): p.read_bytes() for p in again.rglob("*") if p.is_file()}
     assert first.keys() == second.keys()
