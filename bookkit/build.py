@@ -73,7 +73,7 @@ class Builder:
         self._rendered: dict[tuple, ChapterHtml] = {}   # chapter inputs -> its HTML
         self._docs: dict[tuple, list] = {}         # chapter inputs -> its search documents
         self._pages: dict[str, EditionPages] = {}  # edition -> its last pages
-        self._figure_memo: dict[str, tuple] = {}   # cache key -> (deps, FigureImage)
+        self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
         # What the last resolve actually executed (not served from cache); tests read it.
         self.executed_cells: list[int] = []
         self.drawn_figures: list[str] = []

@@ -54,8 +54,10 @@ class DependencyRecorder:
     def _hook(self, event: str, args: tuple) -> None:
         if event == "open" and args and isinstance(args[0], str):
             path = os.path.abspath(args[0])
+            # Byte-code caches are not inputs: the module's source is (see `collect`), and a
+            # copy of the book (tests, CI) has no __pycache__ of its own.
             if (path.startswith(self.root) and not path.startswith(self.ignore)
-                    and "/site-packages/" not in path):
+                    and "/site-packages/" not in path and "/__pycache__/" not in path):
                 mode = args[1] if len(args) > 1 else "r"
                 if not isinstance(mode, str) or ("w" not in mode and "a" not in mode):
                     self.files.add(path)

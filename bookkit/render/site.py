@@ -29,24 +29,23 @@ def environment(root: Path) -> jinja2.Environment:
                               keep_trailing_newline=True, trim_blocks=False)
 
 
-def asset_version(root: Path) -> str:
-    """Cache-busting query string: a hash of the static files, stable across builds."""
+def _files_digest(paths) -> str:
     h = hashlib.sha256()
-    for path in sorted((root / "website" / "static").glob("*")):
+    for path in sorted(paths):
         if path.is_file():
             h.update(path.name.encode())
             h.update(path.read_bytes())
-    return h.hexdigest()[:8]
+    return h.hexdigest()
+
+
+def asset_version(root: Path) -> str:
+    """Cache-busting query string: a hash of the static files, stable across builds."""
+    return _files_digest((root / "website" / "static").glob("*"))[:8]
 
 
 def templates_version(root: Path) -> str:
     """A hash of the page templates (pages rendered from other templates are stale)."""
-    h = hashlib.sha256()
-    for path in sorted((root / "website" / "templates").rglob("*")):
-        if path.is_file():
-            h.update(path.name.encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    return _files_digest((root / "website" / "templates").rglob("*"))[:16]
 
 
 def page_depth_prefix(info: EditionInfo) -> tuple[str, str]:

@@ -108,6 +108,22 @@ def test_dependencies_are_recorded_even_if_the_parent_imported_them(tmp_path):
     assert "calculations/models.py" in result.deps
 
 
+def test_byte_code_caches_are_not_dependencies(tmp_path):
+    """A job that imports a byte-compiled local module records its source, never the .pyc (a
+    copy of the book has no __pycache__: recording it made every copy miss the cache)."""
+    import compileall
+    from bookkit.resolve.cells import execute_cells
+    from bookkit.workers import run_jobs
+    (tmp_path / "localmod.py").write_text("VALUE = 42\n")
+    compileall.compile_dir(str(tmp_path), quiet=1)
+    assert list((tmp_path / "__pycache__").glob("localmod.*.pyc"))
+    cells = [(1, "import localmod\nv = localmod.VALUE\n")]
+    result = run_jobs([("x", execute_cells, (str(tmp_path / "x.md"), cells, str(tmp_path)))])["x"]
+    assert result.ok, result.error
+    assert "localmod.py" in result.deps
+    assert not [d for d in result.deps if "__pycache__" in d], result.deps
+
+
 def test_a_copy_of_the_book_uses_its_own_calculations(book_copy, tmp_path):
     """The test process imported the repository's `calculations`; a job for a copy of the book
     must import the copy's (and record it), not reuse the parent's."""
