@@ -125,17 +125,27 @@ def rebuild(builder: Builder, state: LiveState, reason: str) -> None:
         state.publish(None)
 
 
+class PreviewServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        # A browser that cancels a request (a reload, a closed tab) resets its connection:
+        # that is normal, not a traceback for the author to read.
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def serve(builder: Builder, port: int) -> int:
     from watchfiles import watch
 
     state = LiveState()
     try:
-        server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(builder.opt.out, state))
+        server = PreviewServer(("127.0.0.1", port), make_handler(builder.opt.out, state))
     except OSError as exc:
         print(f"error: 127.0.0.1:{port} is not available ({exc.strerror}): pass --port N or "
               "stop the program using it", file=sys.stderr)
         return 2
-    server.daemon_threads = True
     rebuild(builder, state, "start")
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

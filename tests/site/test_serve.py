@@ -75,3 +75,37 @@ def test_serves_nothing_outside_the_site(server):
         body = response.read()
         assert b"not for readers" not in body, path
         assert response.status in (403, 404), path
+
+
+def test_a_cancelled_request_prints_no_traceback(capsys):
+    """A browser that cancels a download resets the connection; the author sees nothing."""
+    import socket
+    import threading
+    import time
+
+    from bookkit.serve import PreviewServer
+    from http.server import BaseHTTPRequestHandler
+
+    class Slow(BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.end_headers()
+            for _ in range(200):
+                self.wfile.write(b"x" * 65536)
+
+        def log_message(self, *args):
+            pass
+
+    server = PreviewServer(("127.0.0.1", 0), Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        client = socket.create_connection(server.server_address)
+        client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.recv(1024)
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        client.close()   # reset, mid-transfer
+        time.sleep(0.5)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "Traceback" not in capsys.readouterr().err
