@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compare the numbers and structure of a translated chapter with its original.
+"""Compare the numbers and structure of a translated chapter with its original (and, for
+zh-tw, report Simplified characters left in the prose).
 
     python scripts/check_translation.py ORIGINAL.md TRANSLATION.md --lang en|zh-tw [--format text|json]
 
@@ -15,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bookkit.check.numbers import check_pair, format_text  # noqa: E402
+from bookkit.check.numbers import Finding, check_pair, format_text  # noqa: E402
+from bookkit.check.script import describe, leftover_simplified  # noqa: E402
 
 
 def _read(path: str) -> str:
@@ -48,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         print(exc.code, file=sys.stderr)
         return 2
     findings = check_pair(original, translation, args.lang, args.original, args.translation)
+    if args.lang in ("zh-tw", "zh-Hant"):   # and Simplified characters left in the prose
+        findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
+                     for x in leftover_simplified(translation)]
+        findings.sort(key=lambda f: (f.translation_line or 0, f.original_line or 0, f.kind))
     if args.format == "json":
         print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
     elif findings:

@@ -136,7 +136,17 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
             for f in check_pair(original, translation, lang, opath, tpath):
                 line = f.translation_line if f.translation_line is not None else 1
                 out.append(Finding(f.kind, f"{tpath}:{line}", f.message, ERROR, line))
+            if key == "zh-tw":
+                out += script_findings(tpath, _read(root / tpath) or "")
     return out
+
+
+def script_findings(tpath: str, text: str) -> list[Finding]:
+    """Simplified characters left in a zh-tw file (:mod:`bookkit.check.script`), on the file
+    as written, so the lines are the author's."""
+    from bookkit.check.script import describe, leftover_simplified
+    return [Finding("leftover", f"{tpath}:{x.line}", describe(x), ERROR, x.line)
+            for x in leftover_simplified(text)]
 
 
 def _section_lines(text: str, lang: str) -> dict[str, int]:

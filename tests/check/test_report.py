@@ -61,6 +61,25 @@ def test_translation_number_changed_is_reported_at_the_translation_line(book):
     assert found[0].line == 7
 
 
+def test_simplified_characters_left_in_zh_tw_are_reported_at_their_line(book):
+    p = book / "book-zh-tw" / "01-load.md"
+    p.write_text(TW.replace("每秒 1000 個詞元。", "每秒 1000 個詞元。\n\n这些数据来自计算器。"),
+                 encoding="utf-8")
+    found = report.translation_findings(book, resolved=False)
+    assert [(f.kind, f.where, f.detail.split("`")[1]) for f in found] == [
+        ("leftover", "book-zh-tw/01-load.md:9", ch) for ch in "这数据来计"]
+    assert "(Traditional `這`)" in found[0].detail
+    assert all(f.severity == ERROR for f in found)
+
+
+def test_traditional_words_that_share_characters_with_simplified_are_not_reported():
+    from bookkit.check.script import leftover_simplified
+    text = ("若干公里外的皇后了解只有折扣的乾淨衣服，人云亦云。\n"
+            "`数据` 在程式碼裡，$数$ 在公式裡，{{ 数据 }} 是綁定的名字。\n"
+            "```\n数据 = 1\n```\n")
+    assert leftover_simplified(text) == []
+
+
 def test_missing_translation_file(book):
     (book / "book-zh-tw" / "01-load.md").unlink()
     found = report.translation_findings(book, resolved=False)

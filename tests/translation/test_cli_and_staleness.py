@@ -46,6 +46,20 @@ def test_cli_findings_exit_1_text_and_json(tmp_path):
     assert data[0]["value"] == "70554000000" and data[0]["unit"] is None
 
 
+def test_cli_reports_simplified_characters_left_in_zh_tw(tmp_path):
+    text = (FIX / "zh-tw.md").read_text(encoding="utf-8").splitlines()
+    i = next(n for n, line in enumerate(text) if line.strip() and not line.startswith("#"))
+    text[i] += "这句话忘了转换。"
+    bad = tmp_path / "zh-tw.md"
+    bad.write_text("\n".join(text) + "\n", encoding="utf-8")
+    r = run(CHECK + [str(FIX / "original.md"), str(bad), "--lang", "zh-tw", "--format", "json"])
+    assert r.returncode == 1, r.stdout + r.stderr
+    data = json.loads(r.stdout)
+    assert [(d["kind"], d["value"], d["translation_line"]) for d in data] == [
+        ("leftover", ch, i + 1) for ch in "这话转换"]
+    assert all(list(d) == FIELDS for d in data)
+
+
 def test_cli_bad_input_exit_2(tmp_path):
     r = run(CHECK + [str(tmp_path / "nope.md"), str(FIX / "en.md"), "--lang", "en"])
     assert r.returncode == 2 and "no such file" in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -1,0 +1,62 @@
+"""Simplified characters left in the Traditional Chinese (zh-tw) translation.
+
+The zh-tw edition starts as an OpenCC conversion of the original and is then edited by hand; a
+sentence pasted from the original keeps its Simplified characters (数据, 这个), which readers
+see at once. A character is reported when OpenCC's Simplified-to-Taiwan conversion changes it
+both on its own and in its line. Why both: a character like 干, 后 or 里 is also ordinary
+Traditional (若干, 皇后, 公里), and OpenCC's phrase tables keep it in such words; a character
+like 了 or 只 is unchanged on its own but rewritten inside some phrases (了解 -> 瞭解), which in
+Traditional text are not errors either.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+#: spans whose text is not prose: inline code, math, bound references, link targets, URLs
+_NOT_PROSE = re.compile(r"`[^`]*`|\$\$?[^$]*\$\$?|\{\{[^}]*\}\}|\]\([^)]*\)|https?://\S+|\{#[^}]*\}")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+@dataclass(frozen=True)
+class Leftover:
+    line: int
+    char: str
+    traditional: str
+    context: str
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    import opencc
+    return opencc.OpenCC("s2tw")
+
+
+@lru_cache(maxsize=8192)
+def _changes_alone(ch: str) -> bool:
+    return _converter().convert(ch) != ch
+
+
+def leftover_simplified(text: str) -> list[Leftover]:
+    """Every Simplified character in the prose of a zh-tw Markdown text, with its line."""
+    out: list[Leftover] = []
+    in_fence = False
+    for number, line in enumerate(text.splitlines(), 1):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        if in_fence or line.startswith("---") or not any(ord(c) > 0x2E7F for c in line):
+            continue
+        prose = _NOT_PROSE.sub(lambda m: " " * len(m.group()), line)
+        converted = _converter().convert(prose)
+        if len(converted) != len(prose):   # a phrase changed length: compare character-wise
+            continue
+        for i, (ch, tr) in enumerate(zip(prose, converted)):
+            if ch != tr and _changes_alone(ch):
+                out.append(Leftover(number, ch, tr, line[max(0, i - 8):i + 9].strip()))
+    return out
+
+
+def describe(x: Leftover) -> str:
+    return f"Simplified character `{x.char}` (Traditional `{x.traditional}`) in “{x.context}”"
