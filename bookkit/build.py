@@ -179,7 +179,7 @@ class Builder:
         first = not self._rendered
         math = mathrender.MathRenderer(
             self.root, self.cache, mathrender.KatexProcess.try_start(self.root) if first else None)
-        background: dict[str, Background] = {}
+        indexer: Background | None = None
         timings: dict[str, float] = {}
         try:
             start = time.perf_counter()
@@ -204,8 +204,7 @@ class Builder:
             forked: list[str] = []
             if first and self.opt.workers > 1 and len(wanted) > 1:
                 forked = sorted(wanted, key=lambda k: _text_cost(book.editions[k]))[1:]
-                background["indexes"] = Background(_index_editions,
-                                                   (self, resolved, cells, forked))
+                indexer = Background(_index_editions, (self, resolved, cells, forked))
             search: dict[str, SearchJob] = {}
             for key, edition in book.editions.items():
                 self.number_edition(resolved, key, edition, cells)
@@ -236,9 +235,9 @@ class Builder:
             t0 = time.perf_counter()
             for key, job in search.items():   # this process's share first
                 files.update((resolved.editions_by_key[key].info.url_prefix + name, data)
-                             for name, data in job.finish(None, self.cache).items())
-            if "indexes" in background:
-                result = background.pop("indexes").result()
+                             for name, data in job.finish(self.cache).items())
+            if indexer is not None:
+                result, indexer = indexer.result(), None
                 if not result.ok:
                     raise BuildError(None, None, "building the search indexes failed:\n"
                                      + result.error)
@@ -249,8 +248,8 @@ class Builder:
                                  for name, data in assets.items())
             timings["search"] = time.perf_counter() - t0
         finally:
-            for job in background.values():
-                job.cancel()
+            if indexer is not None:
+                indexer.cancel()
             math.discard()
             self.cache.flush()
         t0 = time.perf_counter()
@@ -464,14 +463,10 @@ class SearchJob:
     key: str
     hit: dict | None
 
-    @property
-    def pending(self) -> bool:
-        return self.hit is None
-
-    def finish(self, built: dict | None, cache: Cache) -> dict[str, bytes]:
-        """The index files: cached, built in the background (`built`), or built now."""
+    def finish(self, cache: Cache) -> dict[str, bytes]:
+        """The index files: cached, or built now (and cached)."""
         if self.hit is None:
-            self.hit = built if built is not None else build_search_assets(self.docs, self.lang)
+            self.hit = build_search_assets(self.docs, self.lang)
             cache.put("search", self.key, self.hit)
         return self.hit
 

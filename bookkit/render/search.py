@@ -353,22 +353,7 @@ def _compact_direct(doc_fields: list[dict[str, str]], charmap: dict[str, str]) -
     terms = [""] * len(term_index)
     for term, t in term_index.items():
         terms[t] = term
-    postings = {f: [[] for _ in terms] for f in names}
-    last = {f: [0] * len(terms) for f in names}
-    for doc, doc_tf in enumerate(per_doc):
-        for field in names:
-            plist, lastf = postings[field], last[field]
-            for t, tf in doc_tf[field].items():
-                plist[t].extend((doc - lastf[t], tf))
-                lastf[t] = doc
-    boosts = dict(FIELDS)
-    return {
-        "v": 2,
-        "fields": [[f, boosts[f]] for f in names],
-        "terms": " ".join(terms),
-        "lengths": [lengths[f] for f in names],
-        "postings": [postings[f] for f in names],
-    }
+    return _payload(names, terms, lengths, per_doc)
 
 
 def compact_with_lunr_builder(docs: list[SearchDoc], charmap: dict[str, str]) -> dict:
@@ -393,24 +378,38 @@ def _compact(builder: Builder, ndocs: int) -> dict:
         terms[posting["_index"]] = term
         if not term or " " in term:  # pragma: no cover - the tokeniser never makes these
             raise ValueError(f"unexpected index term {term!r}")
-    postings = {f: [[] for _ in terms] for f in fields}
-    last = {f: [0] * len(terms) for f in fields}
-    lengths = {f: [] for f in fields}
+    lengths: dict[str, list[int]] = {f: [] for f in fields}
+    per_doc = []
     for doc in range(ndocs):
+        doc_tf = {}
         for field in fields:
             ref = f"{field}/{doc}"
             lengths[field].append(builder.field_lengths[ref])
-            for term, tf in builder.field_term_frequencies[ref].items():
-                t = builder.inverted_index[term]["_index"]
-                postings[field][t].extend((doc - last[field][t], tf))
-                last[field][t] = doc
+            doc_tf[field] = {builder.inverted_index[term]["_index"]: tf
+                             for term, tf in builder.field_term_frequencies[ref].items()}
+        per_doc.append(doc_tf)
+    return _payload(fields, terms, lengths, per_doc)
+
+
+def _payload(names: list[str], terms: list[str], lengths: dict[str, list[int]],
+             per_doc: list[dict[str, dict[int, int]]]) -> dict:
+    """The index part of the payload from per-document term frequencies: postings are
+    ``[doc gap, tf, ...]`` per term and field, in document order."""
+    postings = {f: [[] for _ in terms] for f in names}
+    last = {f: [0] * len(terms) for f in names}
+    for doc, doc_tf in enumerate(per_doc):
+        for field in names:
+            plist, lastf = postings[field], last[field]
+            for t, tf in doc_tf[field].items():
+                plist[t].extend((doc - lastf[t], tf))
+                lastf[t] = doc
     boosts = dict(FIELDS)
     return {
         "v": 2,
-        "fields": [[f, boosts[f]] for f in fields],
+        "fields": [[f, boosts[f]] for f in names],
         "terms": " ".join(terms),
-        "lengths": [lengths[f] for f in fields],
-        "postings": [postings[f] for f in fields],
+        "lengths": [lengths[f] for f in names],
+        "postings": [postings[f] for f in names],
     }
 
 
