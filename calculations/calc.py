@@ -16,6 +16,9 @@ if __package__ in (None, ""):
 
 DTYPES = ("bf16", "fp16", "fp32", "fp8", "int8", "int4", "fp4")
 FORMATS = ("text", "md", "csv", "json")
+# Modules that add their own subcommands (chapters 5-12), in the book's order.
+TOPIC_MODULES = ("kernels", "scaleup", "collectives", "serving", "distributed", "training",
+                 "queueing", "device")
 
 
 from calculations.errors import CalcError  # noqa: E402  (tiny module, no dependencies)
@@ -390,6 +393,11 @@ def build_parser():
     s.add_argument("--hardware", "--hw", nargs="*", help="device ids (default: all)")
     s.add_argument("--hardware-config")
     s.set_defaults(func=cmd_roofline)
+
+    # Each later chapter's arithmetic lives in its own module, which registers its own commands.
+    import importlib
+    for name in TOPIC_MODULES:
+        importlib.import_module(f"calculations.{name}").add_commands(sub, common)
     return p
 
 

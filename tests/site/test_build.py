@@ -110,15 +110,15 @@ def test_bound_numbers_render_per_edition_with_provenance(book_copy, tmp_path, w
     for edition, sentence in (("manuscripts", "参数 {{ big | count sig=5 }}。"),
                               ("book-en", "Parameters {{ big | count sig=5 }}."),
                               ("book-zh-tw", "參數 {{ big | count sig=5 }}。")):
-        path = book_copy / edition / "12-outlook.md"
+        path = book_copy / edition / "12-device-edge-cloud.md"
         extra = "\n```calc\nlayers = 80\nbig = 70553706496 + 0 * layers\n```\n" \
             if edition == "manuscripts" else ""
         path.write_text(path.read_text() + extra + "\n" + sentence + "\n")
     out = tmp_path / "out"
     Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=warm_cache)).build()
-    assert "705.54 亿" in (out / "outlook.html").read_text()
-    en = (out / "en" / "outlook.html").read_text()
-    assert "70.554 billion" in en and "705.54 億" in (out / "zh-tw" / "outlook.html").read_text()
+    assert "705.54 亿" in (out / "device-edge-cloud.html").read_text()
+    en = (out / "en" / "device-edge-cloud.html").read_text()
+    assert "70.554 billion" in en and "705.54 億" in (out / "zh-tw" / "device-edge-cloud.html").read_text()
     # Provenance: the expression and the inputs it used travel with the number.
     assert "big = 70553706496 + 0 * layers; layers = 80" in en
 
@@ -186,10 +186,10 @@ def test_unchanged_inputs_skip_the_build_and_any_edit_rebuilds(book_copy, warm_c
     assert first.returncode == 0 and "built" in first.stderr, first.stderr
     second = run()
     assert second.returncode == 0 and "up to date" in second.stderr
-    chapter = book_copy / "book-en" / "12-outlook.md"
+    chapter = book_copy / "book-en" / "12-device-edge-cloud.md"
     chapter.write_text(chapter.read_text() + "\nOne more sentence.\n")
     third = run()
-    assert "built" in third.stderr and "One more sentence." in (out / "en" / "outlook.html").read_text()
+    assert "built" in third.stderr and "One more sentence." in (out / "en" / "device-edge-cloud.html").read_text()
 
 
 def test_table_of_contents_titles_match_the_headings(built_site):
@@ -234,15 +234,15 @@ def test_rebuild_renders_again_exactly_the_pages_whose_inputs_changed(book_copy,
         before = {p: p.read_bytes() for p in out.rglob("*.html")}
 
         rendered.clear()
-        chapter = book_copy / "book-en" / "12-outlook.md"
+        chapter = book_copy / "book-en" / "12-device-edge-cloud.md"
         chapter.write_text(chapter.read_text() + "\nOne more sentence.\n")
         builder.build()
-        assert rendered == ["en/outlook.html"]
+        assert rendered == ["en/device-edge-cloud.html"]
         after = {p: p.read_bytes() for p in out.rglob("*.html")}
-        assert {p for p in after if after[p] != before[p]} == {out / "en" / "outlook.html"}
+        assert {p for p in after if after[p] != before[p]} == {out / "en" / "device-edge-cloud.html"}
 
         rendered.clear()
-        chapter.write_text(chapter.read_text() + "\n## A new section {#sec-outlook-new}\n\nText.\n")
+        chapter.write_text(chapter.read_text() + "\n## A new section {#sec-device-edge-cloud-new}\n\nText.\n")
         builder.build()
         assert len(rendered) == len(list((out / "en").glob("*.html")))   # the nav changed
         assert "A new section" in (out / "en" / "index.html").read_text()

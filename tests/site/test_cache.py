@@ -18,7 +18,7 @@ probe_kv = formulas.kv_bytes_per_token(models.get("{model}"))
 @pytest.fixture
 def book(book_copy):
     """Chapters 11 and 12 each read one model config that no other chapter needs alone."""
-    for file, model in (("11-cost-energy.md", "qwen3-32b"), ("12-outlook.md", "mixtral-8x7b")):
+    for file, model in (("11-scheduling-environments.md", "qwen3-32b"), ("12-device-edge-cloud.md", "mixtral-8x7b")):
         path = book_copy / "manuscripts" / file
         path.write_text(path.read_text() + PROBE.format(model=model))
     return book_copy
@@ -57,7 +57,7 @@ def test_data_file_and_local_module_edits_invalidate(book, warm_cache, tmp_path)
     """A data file a cell reads and a local module it imports are dependencies too."""
     (book / "calculations" / "probe_module.py").write_text("FACTOR = 2\n")
     (book / "calculations" / "data" / "probe.json").write_text('{"tokens": 512}\n')
-    path = book / "manuscripts" / "10-agents.md"
+    path = book / "manuscripts" / "10-training-systems.md"
     path.write_text(path.read_text() + """
 ```calc
 import json
@@ -79,20 +79,25 @@ with open("calculations/data/probe.json") as fh:
 
 
 def test_cell_code_edit_reruns_that_chapter_only(book, warm_cache, tmp_path):
+    cell = "\n```calc\nprobe_rate = 1000\nprobe_per_day = probe_rate * 172800\n```\n"
+    for edition, text in (("manuscripts", cell + "\n每天 {{ probe_per_day | int }}。\n"),
+                          ("book-en", "\nPer day {{ probe_per_day | int }}.\n"),
+                          ("book-zh-tw", "\n每天 {{ probe_per_day | int }}。\n")):
+        path = book / edition / "08-inference-optimization.md"
+        path.write_text(path.read_text() + text)
     build(book, warm_cache, tmp_path)
-    path = book / "manuscripts" / "08-training.md"
-    path.write_text(path.read_text().replace("tokens_per_second = 1000",
-                                             "tokens_per_second = 2000"))
+    path = book / "manuscripts" / "08-inference-optimization.md"
+    path.write_text(path.read_text().replace("probe_rate = 1000", "probe_rate = 2000"))
     assert build(book, warm_cache, tmp_path).executed_cells == [8]
-    assert "172,800,000" in (tmp_path / "site" / "en" / "training.html").read_text()
+    assert "345,600,000" in (tmp_path / "site" / "en" / "inference-optimization.html").read_text()
 
 
 def test_cell_time_limit(book, warm_cache, tmp_path):
-    path = book / "manuscripts" / "09-quantization.md"
+    path = book / "manuscripts" / "09-distributed-inference.md"
     path.write_text(path.read_text() + "\n```calc\nimport time\ntime.sleep(30)\n```\n")
     with pytest.raises(BuildError) as err:
         build(book, warm_cache, tmp_path, cell_timeout=1.0)
-    assert "09-quantization.md" in err.value.render() and "stopped after 1 s" in err.value.render()
+    assert "09-distributed-inference.md" in err.value.render() and "stopped after 1 s" in err.value.render()
 
 
 def test_dependencies_are_recorded_even_if_the_parent_imported_them(tmp_path):

@@ -38,8 +38,8 @@ def server(book_copy, warm_cache):
 def test_edit_reloads_open_page_and_errors_show_in_page(server, browser):
     book, port, _ = server
     page = browser.new_page()
-    page.goto(f"http://127.0.0.1:{port}/en/outlook.html")
-    path = book / "book-en" / "12-outlook.md"
+    page.goto(f"http://127.0.0.1:{port}/en/device-edge-cloud.html")
+    path = book / "book-en" / "12-device-edge-cloud.md"
     original = path.read_text()
     # 1. An edit reloads the open page with the new text.
     path.write_text(original + "\nA freshly written sentence about HBM.\n")
@@ -47,7 +47,7 @@ def test_edit_reloads_open_page_and_errors_show_in_page(server, browser):
     # 2. A broken source: the page shows the error with file and line, the site keeps serving.
     path.write_text(original + "\nSee @fig-does-not-exist.\n")
     error = page.wait_for_selector("#build-error", timeout=20_000)
-    assert "12-outlook.md:" in error.inner_text() and "@fig-does-not-exist" in error.inner_text()
+    assert "12-device-edge-cloud.md:" in error.inner_text() and "@fig-does-not-exist" in error.inner_text()
     assert page.locator("main h1").is_visible()          # the last good page is still there
     # 3. Fixing it recovers: the error disappears.
     path.write_text(original)
