@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Compare the numbers and structure of a translated chapter with its original (and, for
-zh-tw, report Simplified characters left in the prose).
+"""Compare the numbers and structure of a translated chapter with its original, report the
+renderings its edition's glossary avoids (terminology), and, for zh-tw, Simplified characters
+left in the prose.
 
-    python scripts/check_translation.py ORIGINAL.md TRANSLATION.md --lang en|zh-tw [--format text|json]
+    python scripts/check_translation.py ORIGINAL.md TRANSLATION.md --lang en|zh-tw
+                                        [--glossary FILE | --no-glossary] [--format text|json]
+
+The glossary defaults to `glossary.yml` in the translation's folder, when there is one.
 
 Exit status: 0 no findings, 1 findings, 2 bad input.
 """
@@ -18,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bookkit.check.numbers import Finding, check_pair, format_text  # noqa: E402
 from bookkit.check.script import describe, leftover_simplified  # noqa: E402
+from bookkit.check.terminology import GLOSSARY_FILE, GlossaryError, find_avoided, load_glossary  # noqa: E402
 
 
 def _read(path: str) -> str:
@@ -39,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("translation")
     ap.add_argument("--lang", required=True, choices=["en", "zh-tw", "zh-Hant"])
     ap.add_argument("--format", default="text", choices=["text", "json"])
+    ap.add_argument("--glossary", help=f"terminology file (default: {GLOSSARY_FILE} beside the translation)")
+    ap.add_argument("--no-glossary", action="store_true", help="skip the terminology check")
     try:
         args = ap.parse_args(argv)
     except SystemExit as exc:
@@ -49,11 +56,20 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         print(exc.code, file=sys.stderr)
         return 2
+    glossary = None if args.no_glossary else (
+        Path(args.glossary) if args.glossary else Path(args.translation).parent / GLOSSARY_FILE)
+    try:
+        terms = load_glossary(glossary) if glossary and (args.glossary or glossary.is_file()) else []
+    except (GlossaryError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     findings = check_pair(original, translation, args.lang, args.original, args.translation)
+    findings += [Finding("terminology", u.form, None, None, u.line, u.message())
+                 for u in find_avoided(translation, terms)]
     if args.lang in ("zh-tw", "zh-Hant"):   # and Simplified characters left in the prose
         findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
                      for x in leftover_simplified(translation)]
-        findings.sort(key=lambda f: (f.translation_line or 0, f.original_line or 0, f.kind))
+    findings.sort(key=lambda f: (f.translation_line or 0, f.original_line or 0, f.kind))
     if args.format == "json":
         print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
     elif findings:

@@ -117,6 +117,7 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
     root = Path(root)
     out: list[Finding] = []
     texts = _resolved_texts(root, out) if resolved else None
+    glossaries = _glossaries(root, out)
     for _number, file, _slug in chapter_plan(root):
         opath = f"{ORIGINAL_FOLDER}/{file}"
         original = texts.get(("zh", file)) if texts else None
@@ -138,7 +139,31 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
                 out.append(Finding(f.kind, f"{tpath}:{line}", f.message, ERROR, line))
             if key == "zh-tw":
                 out += script_findings(tpath, _read(root / tpath) or "")
+            out += terminology_findings(tpath, _read(root / tpath) or "", glossaries[folder])
     return out
+
+
+def _glossaries(root: Path, out: list[Finding]) -> dict:
+    """Each translated edition's glossary terms; a broken glossary is one error finding."""
+    from bookkit.check.terminology import GlossaryError, glossary_for
+    terms = {}
+    for folder, _lang, _key in TRANSLATION_EDITIONS:
+        try:
+            terms[folder] = glossary_for(root / folder)
+        except GlossaryError as exc:
+            where, _, detail = str(exc).partition(": ")
+            out.append(Finding("glossary", Path(where).relative_to(root).as_posix()
+                               if Path(where).is_absolute() else where, detail, ERROR))
+            terms[folder] = []
+    return terms
+
+
+def terminology_findings(tpath: str, text: str, terms) -> list[Finding]:
+    """Renderings the edition's glossary avoids (:mod:`bookkit.check.terminology`), on the file
+    as written."""
+    from bookkit.check.terminology import find_avoided
+    return [Finding("terminology", f"{tpath}:{u.line}", u.message(), ERROR, u.line)
+            for u in find_avoided(text, terms)]
 
 
 def script_findings(tpath: str, text: str) -> list[Finding]:

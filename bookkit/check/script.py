@@ -38,17 +38,26 @@ def _changes_alone(ch: str) -> bool:
     return _converter().convert(ch) != ch
 
 
-def leftover_simplified(text: str) -> list[Leftover]:
-    """Every Simplified character in the prose of a zh-tw Markdown text, with its line."""
-    out: list[Leftover] = []
+def prose_lines(text: str):
+    """(line number, line, prose) for each line outside fenced code, with the spans that are
+    not prose (code, math, bound references, link targets, URLs, attributes) blanked out, so
+    positions in ``prose`` are positions in ``line``."""
     in_fence = False
     for number, line in enumerate(text.splitlines(), 1):
         if _FENCE.match(line):
             in_fence = not in_fence
             continue
-        if in_fence or line.startswith("---") or not any(ord(c) > 0x2E7F for c in line):
+        if in_fence or line.startswith("---"):
             continue
-        prose = _NOT_PROSE.sub(lambda m: " " * len(m.group()), line)
+        yield number, line, _NOT_PROSE.sub(lambda m: " " * len(m.group()), line)
+
+
+def leftover_simplified(text: str) -> list[Leftover]:
+    """Every Simplified character in the prose of a zh-tw Markdown text, with its line."""
+    out: list[Leftover] = []
+    for number, line, prose in prose_lines(text):
+        if not any(ord(c) > 0x2E7F for c in line):
+            continue
         converted = _converter().convert(prose)
         if len(converted) != len(prose):   # a phrase changed length: compare character-wise
             continue
