@@ -33,9 +33,14 @@ def _converter():
     return opencc.OpenCC("s2tw")
 
 
+#: characters OpenCC rewrites but Taiwan writes as they are: 台 is the everyday form (台灣, 一台
+#: 伺服器, 服務台) beside the formal 臺, so a zh-tw text that uses it is not a leftover.
+TAIWAN_STANDARD = frozenset("台")
+
+
 @lru_cache(maxsize=8192)
 def _changes_alone(ch: str) -> bool:
-    return _converter().convert(ch) != ch
+    return ch not in TAIWAN_STANDARD and _converter().convert(ch) != ch
 
 
 def prose_lines(text: str):

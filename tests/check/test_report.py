@@ -80,6 +80,12 @@ def test_traditional_words_that_share_characters_with_simplified_are_not_reporte
     assert leftover_simplified(text) == []
 
 
+def test_taiwan_everyday_forms_are_not_leftovers_but_simplified_ones_are():
+    from bookkit.check.script import leftover_simplified
+    assert leftover_simplified("台灣的一台伺服器放在服務台旁。\n") == []
+    assert [x.char for x in leftover_simplified("台湾的一台服务器。\n")] == ["湾", "务"]
+
+
 def test_missing_translation_file(book):
     (book / "book-zh-tw" / "01-load.md").unlink()
     found = report.translation_findings(book, resolved=False)
