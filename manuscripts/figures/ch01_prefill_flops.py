@@ -9,15 +9,16 @@ STRINGS = {
     "zh-Hans": {"x": "提示长度（词元）", "y": "占预填充总 FLOPs 的比例",
                 "title": "Qwen3-8B 预填充的计算量构成", "linear": "线性层（投影与 MLP）",
                 "attention": "因果注意力（含 softmax）", "other": "其他（归一化、RoPE、lm_head 等）",
-                "total": "{v} TFLOP"},
+                "total": "{v} TFLOP", "other_share": "其他 {v}"},
     "en": {"x": "Prompt length (tokens)", "y": "Share of total prefill FLOPs",
            "title": "What the FLOPs of a Qwen3-8B prefill are spent on",
            "linear": "linear layers (projections and MLP)", "attention": "causal attention (with softmax)",
-           "other": "other (norms, RoPE, lm_head, ...)", "total": "{v} TFLOP"},
+           "other": "other (norms, RoPE, lm_head, ...)", "total": "{v} TFLOP",
+           "other_share": "other {v}"},
     "zh-Hant": {"x": "提示長度（詞元）", "y": "佔預填充總 FLOPs 的比例",
                 "title": "Qwen3-8B 預填充的計算量構成", "linear": "線性層（投影與 MLP）",
                 "attention": "因果注意力（含 softmax）", "other": "其他（正規化、RoPE、lm_head 等）",
-                "total": "{v} TFLOP"},
+                "total": "{v} TFLOP", "other_share": "其他 {v}"},
 }
 
 
@@ -41,6 +42,10 @@ def draw(fig, t):
     for x, total in zip(xs, totals):
         ax.annotate(t["total"].format(v=f"{float(f'{total / 1e12:.3g}'):,g}"), (x, 1.0), textcoords="offset points",
                     xytext=(0, 3), ha="center", fontsize=7)
+    # The "other" band is a sliver of every bar, too thin to see: print its share on the bar.
+    for x, share in zip(xs, other):
+        ax.annotate(t["other_share"].format(v=f"{share:.2%}"), (x, 1.0), textcoords="offset points",
+                    xytext=(0, -10), ha="center", fontsize=6.5, color="white")
     ax.set_xticks(list(xs))
     ax.set_xticklabels([f"{n:,}" for n in LENGTHS])
     ax.set_ylim(0, 1.1)
@@ -49,5 +54,5 @@ def draw(fig, t):
     ax.set_xlabel(t["x"])
     ax.set_ylabel(t["y"])
     ax.set_title(t["title"], fontsize=10)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3, frameon=False)
-    fig.subplots_adjust(bottom=0.25)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+    fig.subplots_adjust(bottom=0.3)

@@ -7,17 +7,20 @@ STRINGS = {
                 "title": "KV 缓存随上下文增长：注意力结构决定斜率",
                 "llama": "Llama-3.1-70B（GQA）", "llama_mha": "同形状改为 MHA（假设）",
                 "ds": "DeepSeek-V3（MLA）", "oss": "gpt-oss-120b（GQA + 滑动窗口）",
-                "linear": "同形状的线性注意力状态（假设，恒定）", "hbm": "H200 HBM 容量"},
+                "linear": "同形状的线性注意力状态（假设，恒定）", "hbm": "H200 HBM 容量",
+                "beyond": "点线：超出模型原生上下文长度（圆点处）"},
     "en": {"x": "Context length (tokens, log scale)", "y": "KV cache of one sequence (GB, log scale)",
            "title": "KV cache grows with context: attention design sets the slope",
            "llama": "Llama-3.1-70B (GQA)", "llama_mha": "same shape as MHA (hypothetical)",
            "ds": "DeepSeek-V3 (MLA)", "oss": "gpt-oss-120b (GQA + sliding window)",
-           "linear": "linear-attention state, same shape (hypothetical, constant)", "hbm": "H200 HBM capacity"},
+           "linear": "linear-attention state, same shape (hypothetical, constant)", "hbm": "H200 HBM capacity",
+           "beyond": "dotted: beyond the model's native context (dot)"},
     "zh-Hant": {"x": "上下文長度（詞元，對數座標）", "y": "單條序列的 KV 快取（GB，對數座標）",
                 "title": "KV 快取隨上下文增長：注意力結構決定斜率",
                 "llama": "Llama-3.1-70B（GQA）", "llama_mha": "同形狀改為 MHA（假設）",
                 "ds": "DeepSeek-V3（MLA）", "oss": "gpt-oss-120b（GQA + 滑動視窗）",
-                "linear": "同形狀的線性注意力狀態（假設，恆定）", "hbm": "H200 HBM 容量"},
+                "linear": "同形狀的線性注意力狀態（假設，恆定）", "hbm": "H200 HBM 容量",
+                "beyond": "點線：超出模型原生上下文長度（圓點處）"},
 }
 
 
@@ -32,12 +35,17 @@ def draw(fig, t):
     gb = 1e9
     ax.plot(contexts, [mha_per_token * c / gb for c in contexts], color="#8172B2", linestyle="--",
             label=t["llama_mha"])
-    ax.plot(contexts, [formulas.kv_cache_bytes(llama, c) / gb for c in contexts], color="#4C72B0",
-            label=t["llama"])
-    ax.plot(contexts, [formulas.kv_cache_bytes(oss, c) / gb for c in contexts], color="#55A868",
-            label=t["oss"])
-    ax.plot(contexts, [formulas.kv_cache_bytes(ds, c) / gb for c in contexts], color="#C44E52",
-            label=t["ds"])
+    for model, color, key in ((llama, "#4C72B0", "llama"), (oss, "#55A868", "oss"), (ds, "#C44E52", "ds")):
+        # Solid up to the context the model was built for, dotted beyond it: the curve keeps the
+        # arithmetic going, but the model itself does not go there.
+        native = model.max_position or contexts[-1]
+        inside = [c for c in contexts if c <= native] + ([native] if native < contexts[-1] else [])
+        beyond = [native] + [c for c in contexts if c > native]
+        ax.plot(inside, [formulas.kv_cache_bytes(model, c) / gb for c in inside], color=color, label=t[key])
+        if len(beyond) > 1:
+            ax.plot(beyond, [formulas.kv_cache_bytes(model, c) / gb for c in beyond], color=color,
+                    linestyle=":", linewidth=1.2)
+            ax.plot([native], [formulas.kv_cache_bytes(model, native) / gb], "o", color=color, markersize=4)
     ax.plot(contexts, [state / gb for _ in contexts], color="#937860", linestyle=":", label=t["linear"])
     cap = hardware.get("h200").hbm_bytes / gb
     ax.axhline(cap, color="#333333", linewidth=1)
@@ -49,5 +57,6 @@ def draw(fig, t):
     ax.set_ylabel(t["y"])
     ax.set_title(t["title"], fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False,
+              title=t["beyond"], title_fontsize=7)
     fig.tight_layout()

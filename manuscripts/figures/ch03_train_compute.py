@@ -16,6 +16,12 @@ STRINGS = {
 }
 
 
+def _power_of_ten(v: float) -> str:
+    """7.2e+23 as a reader writes it: 7.2×10²³ (mathtext, so every edition's font draws it)."""
+    mantissa, exponent = f"{v:.1e}".split("e")
+    return rf"${mantissa}\times10^{{{int(exponent)}}}$"
+
+
 def draw(fig, t):
     h = hardware.get(DEVICE)
     dense = sorted((m for m in models.all() if m.params_active == m.params_total), key=lambda m: m.params_total)
@@ -25,7 +31,7 @@ def draw(fig, t):
     xs = list(range(len(dense)))
     ax.bar(xs, flops, color="#7570b3")
     for x, f in zip(xs, flops):
-        ax.annotate(f"{f:.1e}", (x, f), textcoords="offset points", xytext=(0, 2), ha="center", fontsize=7)
+        ax.annotate(_power_of_ten(f), (x, f), textcoords="offset points", xytext=(0, 2), ha="center", fontsize=7)
     ax.set_yscale("log")
     ax.set_xticks(xs)
     ax.set_xticklabels([m.name for m in dense], rotation=20, ha="right", fontsize=8)

@@ -38,6 +38,13 @@ def draw(fig, t):
                     ha="right" if dx < 0 else "left")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    # Plain numbers at readable steps instead of bare powers of ten (10^0, 10^1).
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
+    ax.xaxis.set_major_locator(FixedLocator([0.5, 1, 2, 4, 8]))
+    ax.yaxis.set_major_locator(FixedLocator([100, 200, 500, 1000, 2000]))
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
     ax.set_xlim(0.6, 12)
     ax.set_ylim(100, 3500)
     ax.set_xlabel(t["x"])
