@@ -39,8 +39,24 @@ def extract_cells(chapter: ChapterSource, tokens=None) -> list[Cell]:
                     raise BuildError(chapter.path, tok.map[0] + 1,
                                      f"unknown calc option `{' '.join(unknown)}`",
                                      "write ```calc or ```calc show")
+                if not _fence_closed(chapter.text, tok):
+                    raise BuildError(chapter.path, tok.map[0] + 1,
+                                     "this ```calc block is never closed: it runs to the end of the "
+                                     "file and takes the prose after it as code",
+                                     f"end the cell with a line holding only {tok.markup}")
                 cells.append(Cell(line=tok.map[0] + 2, code=tok.content, show="show" in words))
     return cells
+
+
+def _fence_closed(text: str, tok) -> bool:
+    """Whether a fence token ends at a closing fence line. CommonMark lets an unclosed fence run
+    to the end of the document, which silently turns the rest of the chapter into code."""
+    lines = text.splitlines()
+    end = tok.map[1]
+    if end <= tok.map[0] + 1 or end > len(lines):
+        return False
+    closing = lines[end - 1].strip()
+    return closing.startswith(tok.markup) and set(closing) == {tok.markup[0]}
 
 
 def _short(value: object) -> str | None:

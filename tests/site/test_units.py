@@ -106,3 +106,20 @@ def test_katex_renders_aligned_at_build_time(tmp_path):
     assert "<mtable" in html and 'class="katex-display"' in html
     bad = render_all({(r"\foo{x}", False)}, root, Cache(tmp_path))
     assert isinstance(bad[(r"\foo{x}", False)], Exception)
+
+
+@pytest.mark.parametrize("text,closed", [
+    ("# 甲\n\n```calc\nx = 1\n```\n\n正文 {{ x }}。\n", True),
+    ("# 甲\n\n````calc show\nx = 1\n````\n", True),
+    ("# 甲\n\n```calc\nx = 1\n\n正文 {{ x }}。\n", False),
+    ("# 甲\n\n```calc\nx = 1\n", False),
+    ("# 甲\n\n````calc\nx = 1\n```\n正文\n", False),     # a shorter fence does not close it
+])
+def test_an_unclosed_calc_fence_is_an_error_at_its_line(text, closed):
+    from bookkit.resolve.cells import extract_cells
+    if closed:
+        assert [c.code for c in extract_cells(chapter(text))] == ["x = 1\n"]
+        return
+    with pytest.raises(BuildError) as err:
+        extract_cells(chapter(text))
+    assert "workloads.md:3:" in err.value.render() and "never closed" in err.value.render()
