@@ -249,6 +249,11 @@ def test_epub_content(built_epubs, ed):
         nav = z.read("EPUB/nav.xhtml").decode()
         chapters = [n for n in names if re.match(r"EPUB/text/ch\d+\.xhtml$", n)]
         xhtml = "".join(z.read(n).decode() for n in sorted(chapters))
+        css = "".join(z.read(n).decode() for n in names if n.endswith(".css"))
+    # epub|type selectors only apply when the stylesheet declares the namespace, before any rule
+    assert "epub|type" in css
+    namespace = css.index('@namespace epub "http://www.idpf.org/2007/ops";')
+    assert namespace < css.index("{")
     assert f"<dc:language>{meta['lang']}</dc:language>" in opf
     assert meta["identifier"] in opf
     assert 'properties="cover-image"' in opf
