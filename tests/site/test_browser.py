@@ -124,3 +124,15 @@ def test_search_results_fit_a_phone_screen(context_factory, site_url):
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360
     # Result text is what a reader sees: bound numbers resolved, no template braces.
     assert "{{" not in page.locator("#search-results").inner_text()
+
+
+@pytest.mark.parametrize("edition", ["", "en/", "zh-tw/"])
+def test_home_table_of_contents_is_numbered_once(context_factory, site_url, edition):
+    """The chapter and section titles carry their numbers; the list adds no second number."""
+    page = context_factory().new_page()
+    page.goto(site_url + edition + "index.html")
+    markers = page.eval_on_selector_all(
+        ".home-toc li", "els => els.map(e => getComputedStyle(e).listStyleType)")
+    assert markers and set(markers) == {"none"}
+    first_chapter = page.locator(".home-toc > li").nth(1).inner_text()
+    assert first_chapter.split()[0] in ("第", "Chapter")
