@@ -369,11 +369,19 @@ def fill_math(body: str, ctx: RenderContext, math: dict) -> str:
     return _MATH_SLOT.sub(one, body) if slots else body
 
 
+def _footnote_caption(tokens, idx, options, env) -> str:
+    """`[2]` for every reference to note 2. The plugin writes `[2:1]` for the second one, a
+    numbering readers do not know; the anchors stay distinct (the plugin gives them ids)."""
+    return f"[{tokens[idx].meta['id'] + 1}]"
+
+
 def render_chapter(tokens: list[Token], env: dict, ctx: RenderContext) -> str:
     renderer = BookRenderer(parser())
     # Plugins (footnotes) registered their rules on the parser's own renderer; reuse them.
     for name, rule in parser().renderer.rules.items():
         renderer.rules.setdefault(name, rule)
+    # The plugin's rules are bound to the parser's renderer and call its footnote_caption.
+    parser().renderer.rules["footnote_caption"] = _footnote_caption
     env = dict(env)
     env["ctx"] = ctx
     return renderer.render(tokens, parser().options, env)

@@ -255,3 +255,14 @@ def test_rebuild_renders_again_exactly_the_pages_whose_inputs_changed(book_copy,
         assert len(rendered) == len(list(out.rglob("*.html")))
     finally:
         build_module.render_pages = original
+
+
+def test_repeated_footnote_references_show_the_note_number(built_site):
+    """A note cited twice reads [2] both times, never the plugin's [2:1]; the anchors stay apart."""
+    import collections
+    html = (built_site / "accelerators.html").read_text()
+    refs = re.findall(r'class="footnote-ref"><a href="#fn(\d+)" id="(fnref[\d:]+)">\[([^\]]+)\]', html)
+    assert refs and not any(":" in label for _, _, label in refs)
+    counts = collections.Counter(note for note, _, _ in refs)
+    assert max(counts.values()) > 1                       # the chapter does cite a note twice
+    assert len({anchor for _, anchor, _ in refs}) == len(refs)
