@@ -136,3 +136,25 @@ def test_home_table_of_contents_is_numbered_once(context_factory, site_url, edit
     assert markers and set(markers) == {"none"}
     first_chapter = page.locator(".home-toc > li").nth(1).inner_text()
     assert first_chapter.split()[0] in ("第", "Chapter")
+
+
+def test_dark_system_gets_the_dark_theme_with_javascript_off(context_factory, site_url):
+    page = context_factory(java_script_enabled=False, color_scheme="dark").new_page()
+    page.goto(site_url + "en/getting-started.html")
+    assert page.get_attribute("html", "data-theme") is None         # no script ran
+    background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    assert background == "rgb(21, 24, 28)"
+    light = context_factory(java_script_enabled=False, color_scheme="light").new_page()
+    light.goto(site_url + "en/getting-started.html")
+    assert light.evaluate("getComputedStyle(document.documentElement).backgroundColor") == "rgb(255, 255, 255)"
+
+
+def test_traditional_chinese_fonts_come_first_on_zh_tw_pages(context_factory, site_url):
+    page = context_factory().new_page()
+    family = lambda: page.evaluate("getComputedStyle(document.documentElement).fontFamily")  # noqa: E731
+    page.goto(site_url + "zh-tw/getting-started.html")
+    tw = family()
+    assert tw.index("Noto Sans CJK TC") < tw.index("Noto Sans CJK SC") and "YaHei" not in tw
+    page.goto(site_url + "getting-started.html")
+    zh = family()
+    assert zh.index("Noto Sans CJK SC") < zh.index("Noto Sans CJK TC")
