@@ -139,7 +139,11 @@ class BookRenderer(RendererHTML):
         if tok.meta.get("table_caption"):
             number = tok.meta.get("number", "")
             label = ctx.edition.strings["table"].format(n=number)
-            return (f'<p class="caption table-caption"><span class="capno">{html.escape(label)}'
+            block = ""
+            if "table_block" in tok.meta:     # moved above its table: it opens the table's block
+                ident = tok.meta["table_block"]
+                block = f'<div class="table-block"{f" id={chr(34)}{html.escape(ident)}{chr(34)}" if ident else ""}>'
+            return (f'{block}<p class="caption table-caption"><span class="capno">{html.escape(label)}'
                     f'</span>{html.escape(ctx.edition.strings["caption_sep"])}')
         return super().renderToken(tokens, idx, options, env)
 
@@ -170,7 +174,8 @@ class BookRenderer(RendererHTML):
         # As RendererHTML.render, except that a figure's inline token (already rendered as the
         # caption by `_figure`) is skipped.
         out = []
-        for i, token in enumerate(tokens):
+        for i in _captions_first(tokens):
+            token = tokens[i]
             if token.type == "inline":
                 if token.children and not token.meta.get("skip"):
                     out.append(self.renderInline(token.children, options, env))
@@ -181,13 +186,15 @@ class BookRenderer(RendererHTML):
         return "".join(out)
 
     def table_open(self, tokens, idx, options, env):
+        # The block (caption and table) carries the id, so a link to the table shows its caption.
         tok = tokens[idx]
         ident = tok.meta.get("table_id")
         attr = f' id="{html.escape(ident)}"' if ident else ""
-        return f'<div class="table-wrap" tabindex="0"{attr}><table>\n'
+        block = "" if tok.meta.get("caption_above") else f'<div class="table-block"{attr}>'
+        return f'{block}<div class="table-wrap" tabindex="0"><table>\n'
 
     def table_close(self, tokens, idx, options, env):
-        return "</table></div>\n"
+        return "</table></div></div>\n"
 
     def math_inline(self, tokens, idx, options, env):
         return self._math(tokens[idx], env, display=False)
@@ -367,6 +374,26 @@ def fill_math(body: str, ctx: RenderContext, math: dict) -> str:
         return _katex_html(ctx, tex, display, tok, math)
 
     return _MATH_SLOT.sub(one, body) if slots else body
+
+
+def _captions_first(tokens: list[Token]) -> list[int]:
+    """Token order with each table's caption paragraph moved before the table: Chinese books
+    (and most technical ones) set a table's caption above it, while the source writes it after."""
+    order, i = [], 0
+    while i < len(tokens):
+        if tokens[i].type == "table_open":
+            close = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
+            cap = close + 1
+            if (cap + 2 < len(tokens) and tokens[cap].type == "paragraph_open"
+                    and tokens[cap].meta.get("table_caption")):
+                tokens[cap].meta["table_block"] = tokens[i].meta.get("table_id")
+                tokens[i].meta["caption_above"] = True
+                order += [cap, cap + 1, cap + 2, *range(i, close + 1)]
+                i = cap + 3
+                continue
+        order.append(i)
+        i += 1
+    return order
 
 
 def _footnote_caption(tokens, idx, options, env) -> str:

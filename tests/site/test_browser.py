@@ -158,3 +158,16 @@ def test_traditional_chinese_fonts_come_first_on_zh_tw_pages(context_factory, si
     page.goto(site_url + "getting-started.html")
     zh = family()
     assert zh.index("Noto Sans CJK SC") < zh.index("Noto Sans CJK TC")
+
+
+def test_tables_set_caption_above_numbers_in_tabular_figures_without_underlines(context_factory, site_url):
+    page = context_factory().new_page()
+    page.goto(site_url + "en/accelerators.html#tbl-accelerators-devices")
+    block = page.locator("#tbl-accelerators-devices")
+    caption, table = block.locator(".caption").bounding_box(), block.locator("table").bounding_box()
+    assert caption["y"] + caption["height"] <= table["y"]          # the caption is above
+    assert block.locator(".caption").inner_text().startswith("Table 4-1")
+    style = page.eval_on_selector("#tbl-accelerators-devices td .num", """e => {
+        const s = getComputedStyle(e), td = getComputedStyle(e.closest('td'));
+        return [s.borderBottomStyle, td.fontVariantNumeric]; }""")
+    assert style == ["none", "tabular-nums"]
