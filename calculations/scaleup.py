@@ -27,7 +27,7 @@ from typing import Optional
 from calculations.errors import CalcError
 
 __all__ = [
-    "DATA_FILE", "ScaleupError", "Link", "Domain", "links", "domains", "link", "domain",
+    "DATA_FILE", "ScaleupError", "Link", "Domain", "links", "domains", "link", "domain", "measurement",
     "ring_allreduce_volume", "allreduce_time", "TPLayerComm", "tp_layer_comm", "TPDecode",
     "tp_decode", "tp_breakeven_batch", "tp_compute_ratio", "EPComm", "ep_alltoall", "DomainFit", "domain_fit",
     "add_commands",
@@ -113,6 +113,7 @@ class Domain:
 
 _LINKS: Optional[dict] = None
 _DOMAINS: Optional[dict] = None
+_MEASURED: Optional[dict] = None
 
 
 def _gb(v):
@@ -120,7 +121,7 @@ def _gb(v):
 
 
 def _load() -> None:
-    global _LINKS, _DOMAINS
+    global _LINKS, _DOMAINS, _MEASURED
     if _LINKS is not None:
         return
     with open(DATA_FILE, encoding="utf-8") as f:
@@ -142,7 +143,12 @@ def _load() -> None:
         dm[d["id"]] = Domain(d["id"], d["name"], d.get("link"), int(d["devices"]), d.get("hardware"),
                              int(round(d["device_memory_gb"] * GB)), None if pw is None else pw * 1e3,
                              d.get("topology", ""), stated, tuple(d["sources"]), dict(d.get("derived", {})))
-    _LINKS, _DOMAINS = lk, dm
+    ms = {}
+    for d in data.get("measurements", []):
+        if not d.get("sources"):
+            raise ScaleupError(f"links.json: measurement {d.get('id')!r} lacks sources")
+        ms[d["id"]] = dict(d)
+    _LINKS, _DOMAINS, _MEASURED = lk, dm, ms
 
 
 def links() -> list:
@@ -167,6 +173,15 @@ def _lookup(table, name, what):
     close = difflib.get_close_matches(key, list(t), n=3)
     hint = f" (did you mean {', '.join(close)}?)" if close else f" (known: {', '.join(t)})"
     raise ScaleupError(f"unknown {what} {name!r}{hint}")
+
+
+def measurement(name) -> dict:
+    """A published measurement kept next to the links (a dict with its `sources`)."""
+    _load()
+    key = str(name).strip().lower()
+    if key not in _MEASURED:
+        raise ScaleupError(f"unknown measurement {name!r} (known: {', '.join(_MEASURED)})")
+    return dict(_MEASURED[key])
 
 
 def link(name) -> Link:

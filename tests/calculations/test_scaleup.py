@@ -236,3 +236,14 @@ def test_cli_errors_are_one_line():
     assert r.returncode == 2 and "unknown link" in r.stderr and "Traceback" not in r.stderr
     r = _run("ep-comm", "--model", "qwen3-8b")
     assert r.returncode == 2 and "no MoE" in r.stderr
+
+
+def test_measurements_have_sources_and_sit_below_specs():
+    m = scaleup.measurement("deepep-low-latency-h800")
+    assert len(m["ep"]) == len(m["dispatch_us"]) == len(m["combine_us"])
+    assert m["sources"][0]["url"].startswith("https://github.com/deepseek-ai/DeepEP")
+    # a measured link never beats its specification
+    assert scaleup.measurement("nvlink-h200-pair")["unidirectional_gb_s"] * 1e9 < scaleup.link("nvlink4").unidirectional
+    assert scaleup.link("pcie5").measured_unidirectional < scaleup.link("pcie5").unidirectional
+    with pytest.raises(scaleup.ScaleupError):
+        scaleup.measurement("nope")
