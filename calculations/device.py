@@ -18,7 +18,7 @@ __all__ = [
     "DeviceError", "EdgeDevice", "DATA_FILE", "devices", "ids", "get", "cloud_price",
     "quantized_bits_per_weight", "quantized_weight_bytes", "decode_bytes_per_token", "Fit", "fit",
     "decode_tokens_per_s", "prefill_time_s", "energy_per_token_j", "tokens_per_wh",
-    "cloud_ttft_s", "upload_time_s", "Cascade", "cascade", "cascade_break_even",
+    "cloud_ttft_s", "upload_time_s", "Cascade", "cascade", "cascade_break_even", "cascade_latency_break_even",
     "draft_verify_tokens_per_round", "draft_verify_tokens_per_s",
     "cloud_cost_per_token", "device_cost_per_token", "OnDevice", "on_device",
 ]
@@ -291,22 +291,42 @@ class Cascade:
 
 
 def cascade(defer_rate: float, local_cost: float, cloud_cost: float, local_latency_s: float,
-            cloud_latency_s: float, decide_latency_s: float = 0.0) -> Cascade:
-    """A two-stage cascade: every request runs on the local model (cost and latency paid by all);
-    a fraction `defer_rate` is then sent to the cloud, paying the cloud's cost and latency on top.
-    Expected cost = local + d x cloud; expected latency = local + decide + d x cloud."""
+            cloud_latency_s: float, defer_after_s: Optional[float] = None,
+            defer_cost: Optional[float] = None) -> Cascade:
+    """A two-stage cascade: every request starts on the local model; a fraction `defer_rate` is
+    sent on to the cloud. A request answered locally costs `local_cost` and takes
+    `local_latency_s`; a deferred one has already spent `defer_after_s` and `defer_cost` locally
+    (defaults: the whole local answer) and then pays the cloud's cost and latency.
+    Expected cost = (1-d) local + d (defer_cost + cloud); latency likewise."""
     _frac(defer_rate, "defer_rate")
     for v, n in ((local_cost, "local_cost"), (cloud_cost, "cloud_cost"), (local_latency_s, "local_latency_s"),
-                 (cloud_latency_s, "cloud_latency_s"), (decide_latency_s, "decide_latency_s")):
+                 (cloud_latency_s, "cloud_latency_s")):
         _pos(v, n, zero_ok=True)
-    cost = local_cost + defer_rate * cloud_cost
-    lat = local_latency_s + decide_latency_s + defer_rate * cloud_latency_s
-    return Cascade(defer_rate, cost, lat, cloud_cost, cloud_latency_s, defer_rate)
+    da = local_latency_s if defer_after_s is None else _pos(defer_after_s, "defer_after_s", zero_ok=True)
+    dc = local_cost if defer_cost is None else _pos(defer_cost, "defer_cost", zero_ok=True)
+    d = defer_rate
+    cost = (1 - d) * local_cost + d * (dc + cloud_cost)
+    lat = (1 - d) * local_latency_s + d * (da + cloud_latency_s)
+    return Cascade(d, cost, lat, cloud_cost, cloud_latency_s, d)
+
+
+def cascade_latency_break_even(local_latency_s: float, cloud_latency_s: float,
+                               defer_after_s: Optional[float] = None) -> Optional[float]:
+    """Deferral rate at which the cascade's expected latency equals sending everything to the
+    cloud: (1-d) L + d (A + C) = C, so d* = (C - L) / (A + C - L). None if no rate in [0, 1]
+    does it (the local answer alone is already slower than the cloud)."""
+    a = local_latency_s if defer_after_s is None else defer_after_s
+    den = a + cloud_latency_s - local_latency_s
+    if den <= 0:
+        return None
+    d = (cloud_latency_s - local_latency_s) / den
+    return d if 0 <= d <= 1 else None
 
 
 def cascade_break_even(local, cloud) -> float:
-    """Deferral rate at which a cascade costs (or takes) as much as sending everything to the
-    cloud: local + d x cloud = cloud, so d* = 1 - local / cloud (0 if local >= cloud)."""
+    """Deferral rate at which a cascade whose deferred requests paid the full local cost costs
+    as much as sending everything to the cloud: local + d x cloud = cloud, so
+    d* = 1 - local / cloud (0 if local >= cloud)."""
     _pos(local, "local", zero_ok=True)
     _pos(cloud, "cloud")
     return max(0.0, 1.0 - local / cloud)
@@ -439,7 +459,8 @@ def _cmd_on_device(args):
 
 def _cmd_cascade(args):
     from . import tables
-    c = cascade(args.defer, args.local_cost, args.cloud_cost, args.local_latency, args.cloud_latency)
+    c = cascade(args.defer, args.local_cost, args.cloud_cost, args.local_latency, args.cloud_latency,
+                defer_after_s=args.defer_after)
     items = [("defer_rate", "deferral rate", c.defer_rate, "float"), ("cost", "expected cost", c.cost, "float"),
              ("latency_s", "expected latency s", c.latency_s, "float"),
              ("cloud_only_cost", "cloud-only cost", c.cloud_only_cost, "float"),
@@ -447,7 +468,7 @@ def _cmd_cascade(args):
              ("break_even_cost", "deferral rate where cost breaks even",
               cascade_break_even(args.local_cost, args.cloud_cost) if args.cloud_cost else None, "float"),
              ("break_even_latency", "deferral rate where latency breaks even",
-              cascade_break_even(args.local_latency, args.cloud_latency) if args.cloud_latency else None, "float")]
+              cascade_latency_break_even(args.local_latency, args.cloud_latency, args.defer_after), "float")]
     raw = c.to_dict()
     raw["break_even_cost"] = items[5][2]
     raw["break_even_latency"] = items[6][2]
@@ -513,4 +534,5 @@ def add_commands(sub, common) -> None:
     s.add_argument("--cloud-cost", type=number, required=True)
     s.add_argument("--local-latency", type=number, default=0.0, help="seconds")
     s.add_argument("--cloud-latency", type=number, default=0.0, help="seconds")
+    s.add_argument("--defer-after", type=number, help="seconds spent locally before deferring (default: local latency)")
     s.set_defaults(func=_cmd_cascade)

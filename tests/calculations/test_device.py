@@ -142,3 +142,14 @@ def test_cli(capsys):
     assert e.value.code == 2
     with pytest.raises(SystemExit):
         main(["cascade", "--defer", "2", "--cloud-cost", "1"])
+
+
+def test_cascade_with_early_deferral():
+    # answered locally in 3 s; deferral decided after 1 s; cloud takes 5 s
+    c = device.cascade(0.4, 0, 1, 3, 5, defer_after_s=1)
+    assert c.latency_s == pytest.approx(0.6 * 3 + 0.4 * 6)
+    d = device.cascade_latency_break_even(3, 5, 1)
+    assert d == pytest.approx(2 / 3)
+    assert device.cascade(d, 0, 1, 3, 5, defer_after_s=1).latency_s == pytest.approx(5)
+    assert device.cascade_latency_break_even(6, 5) is None          # local alone is slower
+    assert device.cascade(0.5, 1, 10, 0, 0, defer_cost=0.2).cost == pytest.approx(0.5 + 0.5 * 10.2)
