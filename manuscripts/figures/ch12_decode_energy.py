@@ -13,7 +13,7 @@ STRINGS = {
     "en": {"tps": "Decode bound per sequence (tokens/s)", "j": "Energy per token (J, log)",
            "h1": "H100 batch 1", "h64": "H100 batch 64", "title": "Qwen3-8B: 4-bit on devices vs BF16 on H100"},
     "zh-Hant": {"tps": "每序列解碼上限（詞元/秒）", "j": "每詞元能耗（J，對數）",
-                "h1": "H100 批次 1", "h64": "H100 批次 64", "title": "Qwen3-8B：端側 4 位元與 H100 BF16"},
+                "h1": "H100 批次 1", "h64": "H100 批次 64", "title": "Qwen3-8B：裝置端 4 位元與 H100 BF16"},
 }
 
 
