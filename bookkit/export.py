@@ -176,6 +176,9 @@ def export_edition(edition: str, out_dir: Path, chapter: int | None = None,
     if errors:
         raise BuildError(None, None, "\n".join(e.render() for e in errors))
     (tmp / "chapters.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+    # A one-chapter export still links to the rest of the book: list every label of the edition
+    # so the PDF build can tell a reference to another chapter from a broken one.
+    (tmp / "book-ids.txt").write_text("\n".join(sorted(labels[edition])) + "\n", encoding="utf-8")
     date = _git("log", "-1", "--format=%cs") or "2026-01-01"
     meta = {
         "title": ed.info.title, "subtitle": ed.info.subtitle, "author": ed.info.author,

@@ -574,6 +574,10 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
         raise BuildError(str(exc)) from exc
     log(f"preflight: {nchars} characters covered by {fs.serif}/{fs.cjk_serif} and friends")
     all_ids = _ids_in(source.chapters)
+    book_ids = source.root / "book-ids.txt"      # written by a one-chapter export
+    if book_ids.is_file():
+        for ident in book_ids.read_text(encoding="utf-8").split():
+            all_ids.setdefault(ident, (book_ids, 1))
     chapter_ids = {}
     for f in files:
         first = _ids_in([f])

@@ -226,6 +226,25 @@ def test_pdf_chapter_build_flags_unknown_reference(tmp_path):
     assert "#sec-kv-cache" not in msg and "#tbl-params" not in msg
 
 
+def test_one_chapter_export_knows_the_other_chapters_labels(tmp_path):
+    """A one-chapter export holds only that chapter; its book-ids.txt lists the book's labels so
+    references to other chapters are warnings, while an unknown label stays an error."""
+    src = _copy_fixture("zh", tmp_path)
+    others = [p for p in src.glob("0*.md") if P.chapter_number(p) != 2]
+    ids = sorted(P._ids_in(others))
+    for p in others:
+        p.unlink()
+    (src / "chapters.txt").write_text("02-workloads.md\n", encoding="utf-8")
+    (src / "book-ids.txt").write_text("\n".join(ids) + "\n", encoding="utf-8")
+    warnings = []
+    P.build_pdf(src, tmp_path / "ch.pdf", chapter=2, log=warnings.append)
+    assert any("points outside this chapter" in w for w in warnings)
+    (src / "book-ids.txt").unlink()
+    with pytest.raises(P.BuildError) as err:
+        P.build_pdf(src, tmp_path / "ch.pdf", chapter=2, log=lambda *_: None)
+    assert "undefined cross-reference" in str(err.value)
+
+
 # ------------------------------------------------------------------ EPUB
 @pytest.mark.parametrize("ed", EDITIONS)
 def test_epub_is_deterministic_and_clean(built_epubs, ed):
