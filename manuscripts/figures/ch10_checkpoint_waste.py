@@ -3,7 +3,7 @@ interval, for a Llama-3.1-405B checkpoint written at three storage bandwidths, w
 MTBF of the Llama 3 405B run (419 unexpected interruptions in 54 days); dots mark Young's optimum."""
 from calculations import models, training as tr
 
-SIZE = (6.4, 4.2)
+SIZE = (6.4, 4.8)
 BANDWIDTHS = (2e12, 100e9, 10e9)
 STRINGS = {
     "zh-Hans": {"x": "检查点间隔（分钟，对数坐标）", "y": "损失的时间比例（不含重启）",
@@ -46,5 +46,5 @@ def draw(fig, t):
     ax.set_ylabel(t["y"])
     ax.set_title(t["title"].format(m=mtbf / 3600), fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper center", frameon=True)
-    fig.subplots_adjust(left=0.12, right=0.97, top=0.92, bottom=0.13)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+    fig.subplots_adjust(left=0.12, right=0.97, top=0.92, bottom=0.28)

@@ -3,19 +3,19 @@ layouts (8192-token sequences, 512 sequences per step, ZeRO-1, selective recompu
 measured matmul efficiency of the H100)."""
 from calculations import hardware, models, training as tr
 
-SIZE = (6.6, 4.4)
+SIZE = (6.6, 4.6)
 MAMF_H100 = 794.5e12      # measured max achievable matmul BF16 FLOPS (stas00/ml-engineering)
 LAYOUTS = [(8, 4, 32, 1), (8, 4, 32, 5), (4, 8, 32, 1), (8, 8, 16, 1), (8, 2, 64, 1), (8, 1, 128, 1)]
 STRINGS = {
     "zh-Hans": {"x": "一步的时间（秒）", "compute": "计算", "tp": "未重叠的张量并行通信",
                 "p2p": "流水线收发", "bubble": "流水线气泡", "mfu": "MFU {mfu:.0%}，{mem:.0f} GB/卡",
-                "v": "，交错 v={v}", "title": "Llama-3.1-70B，1024 张 H100，每步 512 × 8192 词元"},
+                "v": "\n交错调度 v={v}", "title": "Llama-3.1-70B，1024 张 H100，每步 512 × 8192 词元"},
     "en": {"x": "Step time (s)", "compute": "compute", "tp": "exposed tensor-parallel comm",
            "p2p": "pipeline send/receive", "bubble": "pipeline bubble", "mfu": "MFU {mfu:.0%}, {mem:.0f} GB/GPU",
-           "v": ", interleaved v={v}", "title": "Llama-3.1-70B, 1,024 H100s, 512 × 8192 tokens per step"},
+           "v": "\ninterleaved v={v}", "title": "Llama-3.1-70B, 1,024 H100s, 512 × 8192 tokens per step"},
     "zh-Hant": {"x": "一步的時間（秒）", "compute": "計算", "tp": "未重疊的張量平行通訊",
                 "p2p": "管線收發", "bubble": "管線氣泡", "mfu": "MFU {mfu:.0%}，{mem:.0f} GB/卡",
-                "v": "，交錯 v={v}", "title": "Llama-3.1-70B，1024 張 H100，每步 512 × 8192 詞元"},
+                "v": "\n交錯排程 v={v}", "title": "Llama-3.1-70B，1024 張 H100，每步 512 × 8192 詞元"},
 }
 
 
@@ -46,5 +46,5 @@ def draw(fig, t):
     ax.set_xlabel(t["x"])
     ax.set_title(t["title"], fontsize=10)
     ax.grid(True, axis="x", alpha=0.3)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=4, frameon=False)
-    fig.subplots_adjust(left=0.27, right=0.97, top=0.92, bottom=0.24)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2, frameon=False)
+    fig.subplots_adjust(left=0.22, right=0.97, top=0.92, bottom=0.27)
