@@ -488,6 +488,24 @@ def _ints(s):
     return vals
 
 
+def _int_arg(minimum):
+    def conv(s):
+        import argparse
+        try:
+            v = int(s)
+        except ValueError:
+            v = None
+        if v is None or v < minimum:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {s!r}")
+        return v
+    conv.__name__ = "integer"
+    return conv
+
+
+_posint = _int_arg(1)
+_nonneg = _int_arg(0)
+
+
 def _posnum(s):
     import argparse
     try:
@@ -587,11 +605,11 @@ def add_commands(sub, common) -> None:
     common(s, model=True, hw=True)
     s.add_argument("--ep", type=_ints, default=[16, 32, 64, 144, 320], help="EP sizes, comma-separated")
     s.add_argument("--batch", type=_ints, default=[32, 64, 128], help="sequences per GPU, comma-separated")
-    s.add_argument("--context", type=int, default=4989, help="tokens per sequence in the KV cache")
+    s.add_argument("--context", type=_nonneg, default=4989, help="tokens per sequence in the KV cache")
     s.add_argument("--dtype", choices=dts, default="fp8", help="weight dtype")
     s.add_argument("--kv-dtype", choices=dts, default="bf16")
     s.add_argument("--nic-gbps", type=_posnum, default=400.0, help="NIC line rate per GPU in Gb/s")
-    s.add_argument("--redundant", type=int, default=0, help="redundant expert replicas in the unit")
+    s.add_argument("--redundant", type=_nonneg, default=0, help="redundant expert replicas in the unit")
     s.add_argument("--imbalance", type=_posnum, default=1.0, help="max/mean expert load (>= 1)")
     s.set_defaults(func=_cmd_ep_decode)
 
@@ -607,29 +625,29 @@ def add_commands(sub, common) -> None:
     s = sub.add_parser("cold-start", help="seconds to load weights from NVMe, network storage or a peer GPU")
     common(s, model=True, hw=True)
     s.add_argument("--tier", nargs="*", help="storage tier ids (data/storage.json); default: all")
-    s.add_argument("--ep", type=int, default=0, help="load an EP-sharded decode GPU's weights (0: params/gpus)")
-    s.add_argument("--gpus", type=int, default=8, help="GPUs sharing the model when --ep is 0")
-    s.add_argument("--gpus-per-node", type=int, default=8)
-    s.add_argument("--drives", type=int, default=1, help="NVMe drives per node")
-    s.add_argument("--redundant", type=int, default=0)
+    s.add_argument("--ep", type=_nonneg, default=0, help="load an EP-sharded decode GPU's weights (0: params/gpus)")
+    s.add_argument("--gpus", type=_posint, default=8, help="GPUs sharing the model when --ep is 0")
+    s.add_argument("--gpus-per-node", type=_posint, default=8)
+    s.add_argument("--drives", type=_posint, default=1, help="NVMe drives per node")
+    s.add_argument("--redundant", type=_nonneg, default=0)
     s.add_argument("--dtype", choices=dts, default="fp8")
     s.set_defaults(func=_cmd_cold_start)
 
     s = sub.add_parser("expert-balance", help="max/mean GPU load under skewed expert popularity, with redundant experts")
     common(s, model=True)
-    s.add_argument("--gpus", type=int, default=32)
+    s.add_argument("--gpus", type=_posint, default=32)
     s.add_argument("--skew", type=float, default=0.5, help="Zipf exponent of expert popularity")
     s.add_argument("--redundant", type=_ints_or_zero, default=[0, 8, 16, 32])
     s.set_defaults(func=_cmd_balance)
 
     s = sub.add_parser("failure-redo", help="KV lost and work redone when a replica dies mid-request")
     common(s, model=True, hw=True)
-    s.add_argument("--prompt", type=int, default=4096)
-    s.add_argument("--generated", type=int, default=1000)
+    s.add_argument("--prompt", type=_posint, default=4096)
+    s.add_argument("--generated", type=_nonneg, default=1000)
     s.add_argument("--tpot-ms", type=_posnum, default=50.0)
     s.add_argument("--dtype", choices=dts, default="fp8")
     s.add_argument("--mfu", type=_posnum, default=1.0)
-    s.add_argument("--unit-gpus", type=int, default=320)
+    s.add_argument("--unit-gpus", type=_posint, default=320)
     s.set_defaults(func=_cmd_failure)
 
 

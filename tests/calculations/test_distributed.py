@@ -185,5 +185,8 @@ def test_cli_json_values(capsys):
     main(["disaggregation", "--prompt", "4096", "--format", "json"])
     rows = json.loads(capsys.readouterr().out)
     assert rows[0]["kv_bytes"] == 4096 * 70272
-    with pytest.raises(SystemExit):
-        main(["ep-decode", "--ep", "0"])
+    for bad in (["ep-decode", "--ep", "0"], ["cold-start", "--gpus", "0"], ["failure-redo", "--prompt", "-1"],
+                ["expert-balance", "--gpus", "x"]):
+        with pytest.raises(SystemExit) as e:
+            main(bad)
+        assert e.value.code == 2
