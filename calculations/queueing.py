@@ -20,8 +20,8 @@ __all__ = [
     "QueueError", "little", "erlang_b", "erlang_c", "MMC", "mmc", "wait_tail", "wait_percentile",
     "response_tail", "response_percentile", "servers_for_wait", "servers_naive", "sqrt_staffing_beta",
     "mgc_mean_wait", "pooling", "prefill_service_time", "size_service", "MIG_PROFILES_H100",
-    "mig_profile", "mig_fit", "p_node_free", "young_interval", "cold_start", "KVHold", "kv_hold",
-    "H100_PCIE_BIDIR", "H100_PCIE_UNI", "FIRECRACKER_BOOT_S", "FIRECRACKER_VMM_MIB", "add_commands",
+    "mig_profile", "mig_fit", "p_node_free", "mtbi_scaled", "servers_for_blocking", "young_interval", "cold_start", "KVHold", "kv_hold",
+    "H100_PCIE_BIDIR", "H100_PCIE_UNI", "H100_BF16_MEASURED", "h100_prefill_eff", "FIRECRACKER_BOOT_S", "FIRECRACKER_VMM_MIB", "add_commands",
 ]
 
 # ---------------------------------------------------------------- cited facts
@@ -32,6 +32,42 @@ H100_PCIE_UNI = H100_PCIE_BIDIR / 2
 # VMM threads' memory overhead <= 5 MiB (1 vCPU, 128 MiB guest).
 FIRECRACKER_BOOT_S = 0.125
 FIRECRACKER_VMM_MIB = 5
+# stas00/ml-engineering, compute/accelerator/README.md: maximum achievable matmul FLOPS measured
+# on an H100 SXM in BF16 (also used in chapter 4). Divided by the dense peak it is the compute
+# efficiency this chapter assumes for a prefill.
+H100_BF16_MEASURED = 794.5e12
+
+# The Llama 3 Herd of Models (arXiv:2407.21783), section 3.3.4: a 54-day snapshot of pre-training
+# on up to 16,384 H100s had 466 job interruptions, 419 of them unexpected.
+LLAMA3_GPUS = 16384
+LLAMA3_SNAPSHOT_DAYS = 54
+LLAMA3_UNEXPECTED_INTERRUPTIONS = 419
+# DeepSeek-V3 Technical Report (arXiv:2412.19437), section 3.1: trained on 2048 H800 GPUs.
+DSV3_TRAIN_GPUS = 2048
+
+
+def mtbi_scaled(gpus, ref_gpus=LLAMA3_GPUS, ref_days=LLAMA3_SNAPSHOT_DAYS,
+                ref_events=LLAMA3_UNEXPECTED_INTERRUPTIONS) -> float:
+    """Mean time between interruptions (s) of a job on `gpus` devices, scaling a reference
+    fleet's interruption rate in proportion to the device count."""
+    per_gpu_rate = ref_events / (ref_days * 86400.0) / ref_gpus
+    return 1.0 / (per_gpu_rate * _servers(gpus))
+
+
+def servers_for_blocking(offered_load, target) -> int:
+    """Fewest servers with Erlang B blocking <= target (a loss system: no queue; a blocked
+    arrival falls back to a cold start). Erlang B depends on the holding time only via its mean."""
+    a = _pos(offered_load, "offered load")
+    _prob(target, "blocking target")
+    c = 1
+    while erlang_b(c, a) > target:
+        c += 1
+    return c
+
+
+def h100_prefill_eff() -> float:
+    """Measured best BF16 matmul rate over the dense peak of the H100 SXM (about 0.80)."""
+    return H100_BF16_MEASURED / hardware.get("h100").peak_flops("bf16")
 
 # NVIDIA MIG user guide, "Supported MIG Profiles" (H100 80GB: same slice geometry as A100 80GB):
 # profile -> (memory slices of 8, compute slices of 7, max instances of that profile on one GPU).

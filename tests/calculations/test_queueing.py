@@ -229,3 +229,12 @@ def test_cli_user_error_exit_2():
                         "--hardware", "h100", "--rate", "10", "--ttft", "0.001"], cwd=ROOT,
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_blocking_pool_and_interruptions():
+    c = q.servers_for_blocking(100.0, 0.01)
+    assert q.erlang_b(c, 100.0) <= 0.01 < q.erlang_b(c - 1, 100.0)
+    assert q.servers_for_blocking(1.0, 0.5) == 1            # B(1, 1) = 0.5
+    ref = q.mtbi_scaled(q.LLAMA3_GPUS)
+    assert ref == pytest.approx(54 * 86400 / 419)
+    assert q.mtbi_scaled(2048) == pytest.approx(ref * 16384 / 2048)
