@@ -10,8 +10,8 @@ STRINGS = {
                 "label": "{c} 台服务器", "title": "同样的利用率，池越大等得越少"},
     "en": {"x": "Utilization ρ", "y": "p99 queueing delay (× mean service time)",
            "label": "{c} servers", "title": "At the same utilization, bigger pools wait less"},
-    "zh-Hant": {"x": "使用率 ρ", "y": "p99 排隊時間（平均服務時間的倍數）",
-                "label": "{c} 台伺服器", "title": "同樣的使用率，池越大等得越少"},
+    "zh-Hant": {"x": "利用率 ρ", "y": "p99 排隊時間（平均服務時間的倍數）",
+                "label": "{c} 臺伺服器", "title": "同樣的利用率，池越大等得越少"},
 }
 
 

@@ -16,9 +16,9 @@ STRINGS = {
     "en": {"x": "Arrival rate (requests/s)", "y": "H100s", "u": "Utilization at the Erlang C size",
            "erlang": "Erlang C: p99 TTFT ≤ 100 ms", "naive": "Utilization only: ⌈a⌉",
            "cap": "80% utilization cap"},
-    "zh-Hant": {"x": "到達率（請求/s）", "y": "H100 數量", "u": "Erlang C 規模下的使用率",
-                "erlang": "Erlang C：p99 TTFT ≤ 100 ms", "naive": "只看使用率：⌈a⌉",
-                "cap": "使用率上限 80%"},
+    "zh-Hant": {"x": "到達率（請求/s）", "y": "H100 數量", "u": "Erlang C 規模下的利用率",
+                "erlang": "Erlang C：p99 TTFT ≤ 100 ms", "naive": "只看利用率：⌈a⌉",
+                "cap": "利用率上限 80%"},
 }
 
 
