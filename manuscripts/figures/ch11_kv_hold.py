@@ -32,7 +32,8 @@ def draw(fig, t):
     ax.set_xlabel(t["x1"], fontsize=9)
     ax.set_ylabel(t["y1"], fontsize=9)
     ax.set_xlim(0, 60)
-    ax.set_ylim(0, max(k.hold_gpu_s for k in ks) * 1.05)
+    top = max(k.hold_gpu_s for k in ks) * 1.05
+    ax.set_ylim(-0.03 * top, top)
     ax.tick_params(labelsize=8)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7, loc="upper left", frameon=False)
