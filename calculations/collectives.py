@@ -436,36 +436,40 @@ def rail_only(nodes: int, rails: int, k: int) -> dict:
 
 # ---------------------------------------------------------------- congestion
 def ecmp_max_load(flows: int, paths: int) -> dict:
-    """Exact distribution of the busiest path when ``flows`` equal flows are hashed uniformly and
+    """Distribution of the busiest path when ``flows`` equal flows are hashed uniformly and
     independently onto ``paths`` equal paths. Returns {"p": {c: P(max load = c)}, "mean": E[max],
-    "p_no_collision": P(max <= 1)}. A synchronous step that waits for its slowest flow runs at
-    1/max_load of the link rate."""
+    "rate": E[1/max], "p_no_collision": P(max <= 1)}. A synchronous step that waits for its
+    slowest flow runs at 1/max of the link rate, so "rate" is the expected fraction of line rate.
+
+    Exact recursion over paths: the first of b remaining paths receives j of i remaining flows
+    with probability C(i, j) (1/b)^j (1 - 1/b)^(i-j), and every path must stay <= c."""
     _int(flows, "flows")
     _int(paths, "paths")
-    # P(max <= c) = F! [x^F] (sum_{j<=c} x^j / j!)^P / P^F, with exact rational arithmetic.
-    from fractions import Fraction
-    fact = [1]
-    for i in range(1, flows + 1):
-        fact.append(fact[-1] * i)
 
     def p_le(c):
-        poly = [Fraction(1, fact[j]) for j in range(min(c, flows) + 1)]
-        acc = [Fraction(1)] + [Fraction(0)] * flows
-        for _ in range(paths):
-            nxt = [Fraction(0)] * (flows + 1)
-            for i, a in enumerate(acc):
-                if a:
-                    for j, b in enumerate(poly):
-                        if i + j > flows:
-                            break
-                        nxt[i + j] += a * b
-            acc = nxt
-        return acc[flows] * fact[flows] / Fraction(paths) ** flows
+        f = [1.0] + [0.0] * flows          # f[i]: P(i flows on 0 paths all <= c) for b = 0
+        for b in range(1, paths + 1):
+            q = 1.0 / b
+            g = [0.0] * (flows + 1)
+            for i in range(flows + 1):
+                acc = 0.0
+                for j in range(0, min(c, i) + 1):
+                    if f[i - j]:
+                        acc += math.comb(i, j) * q ** j * (1 - q) ** (i - j) * f[i - j]
+                g[i] = acc
+            f = g
+        return f[flows]
 
-    cdf = {c: p_le(c) for c in range(0, flows + 1)}
-    p = {c: float(cdf[c] - cdf[c - 1]) for c in range(1, flows + 1) if cdf[c] - cdf[c - 1] > 0}
-    mean = sum(c * v for c, v in p.items())
-    return {"p": p, "mean": mean, "p_no_collision": float(cdf[1])}
+    cdf = {0: 0.0}
+    c = 0
+    while cdf[c] < 1.0 - 1e-15 and c < flows:
+        c += 1
+        cdf[c] = 1.0 if c >= flows else min(1.0, p_le(c))
+    p = {k: cdf[k] - cdf[k - 1] for k in range(1, c + 1) if cdf[k] - cdf[k - 1] > 0}
+    total = sum(p.values())
+    p = {k: v / total for k, v in p.items()}
+    return {"p": p, "mean": sum(k * v for k, v in p.items()), "rate": sum(v / k for k, v in p.items()),
+            "p_no_collision": cdf.get(1, 0.0)}
 
 
 def ecmp_no_collision(flows: int, paths: int) -> float:
