@@ -211,20 +211,28 @@ def max_chunk(m, hw, decode_batch: int, context: int, tpot_s: float, chunk_conte
 
 def prefill_steps(m, hw, prompt: int, chunk: int, decode_batch: int, context: int,
                   dtype: str = "bf16", kv_dtype: Optional[str] = None,
-                  compute_eff: float = 1.0, memory_eff: float = 1.0) -> dict:
-    """Prefill a `prompt`-token request in chunks of `chunk` tokens, each riding on a decode step of
-    `decode_batch` sequences: number of steps and the time until the last chunk is done (the TTFT
-    floor without queueing)."""
+                  compute_eff: float = 1.0, memory_eff: float = 1.0, tpot_s: Optional[float] = None) -> dict:
+    """Prefill a `prompt`-token request in chunks of at most `chunk` tokens, each riding on a decode
+    step of `decode_batch` sequences: number of steps, each step's time and the time until the last
+    chunk is done (the TTFT floor without queueing). Later chunks attend to the part already
+    prefilled, so they cost more; with `tpot_s`, every step takes the largest chunk (<= `chunk`)
+    that keeps it within the target, as a token-budget scheduler does."""
     _pos(prompt, "prompt")
     _pos(chunk, "chunk")
-    steps, done, total = 0, 0, 0.0
+    steps, done, total, times = 0, 0, 0.0, []
     while done < prompt:
         c = min(chunk, prompt - done)
-        total += mixed_step(m, hw, decode_batch, context, c, done, dtype, kv_dtype, compute_eff,
-                            memory_eff)["time_s"]
+        if tpot_s is not None:
+            c = min(c, max_chunk(m, hw, decode_batch, context, tpot_s, done, dtype, kv_dtype, compute_eff,
+                                 memory_eff))
+            if c == 0:
+                raise ServingError("no prefill chunk fits within the TPOT target at this point")
+        t = mixed_step(m, hw, decode_batch, context, c, done, dtype, kv_dtype, compute_eff, memory_eff)["time_s"]
+        times.append(t)
+        total += t
         done += c
         steps += 1
-    return {"prompt": prompt, "chunk": chunk, "steps": steps, "ttft_s": total}
+    return {"prompt": prompt, "chunk": chunk, "steps": steps, "ttft_s": total, "step_times_s": times}
 
 
 # ================================================================== paged KV
@@ -562,7 +570,7 @@ def _cmd_chunk(args):
              ("max_chunk", "largest chunk", c, "int"), ("step_with_chunk_s", "step with that chunk", with_c, "sec")]
     if args.prompt and c:
         p = prefill_steps(m, hw, args.prompt, c, args.batch, args.context, args.dtype,
-                          compute_eff=args.compute_eff, memory_eff=args.memory_eff)
+                          compute_eff=args.compute_eff, memory_eff=args.memory_eff, tpot_s=args.tpot)
         items += [("prompt", "prompt tokens", args.prompt, "int"), ("steps", "steps to prefill", p["steps"], "int"),
                   ("ttft_s", "TTFT floor (no queueing)", p["ttft_s"], "sec")]
     return tables.render_kv(items, args.format, title=f"chunked prefill, {m.id} on {hw.id}")

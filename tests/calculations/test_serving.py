@@ -69,6 +69,10 @@ def test_max_chunk_boundary_and_prefill_steps():
     assert s.mixed_step(Q8, H100, 32, 4096, c)["time_s"] <= 0.05 < s.mixed_step(Q8, H100, 32, 4096, c + 1)["time_s"]
     p = s.prefill_steps(Q8, H100, 8192, c, 32, 4096)
     assert p["steps"] == math.ceil(8192 / c)
+    assert max(p["step_times_s"]) > 0.05  # later chunks attend to more context and overshoot
+    q = s.prefill_steps(Q8, H100, 8192, c, 32, 4096, tpot_s=0.05)
+    assert max(q["step_times_s"]) <= 0.05 and q["steps"] >= p["steps"]
+    assert q["ttft_s"] == pytest.approx(sum(q["step_times_s"]))
     assert s.max_chunk(Q8, H100, 32, 4096, 1e-4) == 0
 
 
