@@ -34,8 +34,9 @@ def _converter():
 
 
 #: characters OpenCC rewrites but Taiwan writes as they are: 台 is the everyday form (台灣, 一台
-#: 伺服器, 服務台) beside the formal 臺, so a zh-tw text that uses it is not a leftover.
-TAIWAN_STANDARD = frozenset("台")
+#: 伺服器, 服務台) beside the formal 臺; 干 is the Traditional character of 干擾, 干涉 and 若干 (OpenCC
+#: rewrites it to 幹 or 乾 in some phrases). A zh-tw text that uses them has no leftover.
+TAIWAN_STANDARD = frozenset("台干")
 
 
 @lru_cache(maxsize=8192)

@@ -82,7 +82,7 @@ def test_traditional_words_that_share_characters_with_simplified_are_not_reporte
 
 def test_taiwan_everyday_forms_are_not_leftovers_but_simplified_ones_are():
     from bookkit.check.script import leftover_simplified
-    assert leftover_simplified("台灣的一台伺服器放在服務台旁。\n") == []
+    assert leftover_simplified("台灣的一台伺服器放在服務台旁，訊號互相干擾。\n") == []
     assert [x.char for x in leftover_simplified("台湾的一台服务器。\n")] == ["湾", "务"]
 
 
