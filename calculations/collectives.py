@@ -21,6 +21,8 @@ link rates in Gb/s (10^9 bit/s of data) where the name says ``gbps``.
 """
 from __future__ import annotations
 
+from calculations import cliargs
+
 import json
 import math
 import os
@@ -524,48 +526,16 @@ def lossless_headroom(rate: float, one_way_s: float, mtu: int = 4096, response_s
 
 
 # ----------------------------------------------------------------------- CLI
-def _size_arg(s: str) -> float:
-    import argparse
-    try:
-        v = float(str(s).replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a size in bytes, got {s!r}") from None
-    if not v >= 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a non-negative size in bytes, got {s!r}")
-    return v
+_size_arg = cliargs.size
 
 
-def _pos_arg(s: str) -> float:
-    import argparse
-    try:
-        v = float(s)
-    except ValueError:
-        v = -1.0
-    if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {s!r}")
-    return v
+_pos_arg = cliargs.positive_number
 
 
-def _nonneg_arg(s: str) -> float:
-    import argparse
-    try:
-        v = float(s)
-    except ValueError:
-        v = -1.0
-    if not v >= 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a non-negative number, got {s!r}")
-    return v
+_nonneg_arg = cliargs.nonneg_number
 
 
-def _int_arg(s: str) -> int:
-    import argparse
-    try:
-        v = int(str(s).replace("_", "").replace(",", ""))
-    except ValueError:
-        v = 0
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {s!r}")
-    return v
+_int_arg = cliargs.positive
 
 
 _DTYPE_BYTES = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1}

@@ -478,39 +478,14 @@ def _cmd_cascade(args):
 def add_commands(sub, common) -> None:
     """Register subcommands on calc.py's subparsers; `common(sp, model=..., hw=...)` adds the
     shared --format/--model/--hardware options."""
-    def number(s):
-        import argparse
-        try:
-            v = float(s)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a non-negative number, got {s!r}") from None
-        if not v >= 0 or v == float("inf"):
-            raise argparse.ArgumentTypeError(f"expected a non-negative number, got {s!r}")
-        return v
+    from calculations import cliargs
+    number = cliargs.nonneg_number
 
-    def frac(s):
-        import argparse
-        v = number(s)
-        if not 0 <= v <= 1:
-            raise argparse.ArgumentTypeError(f"expected a fraction in [0, 1], got {s!r}")
-        return v
+    frac = cliargs.probability
 
-    def pos_frac(s):
-        import argparse
-        v = frac(s)
-        if v == 0:
-            raise argparse.ArgumentTypeError(f"expected a fraction in (0, 1], got {s!r}")
-        return v
+    pos_frac = cliargs.fraction
 
-    def pos_int(s):
-        import argparse
-        try:
-            v = int(s)
-        except ValueError:
-            v = -1
-        if v < 1:
-            raise argparse.ArgumentTypeError(f"expected a positive integer, got {s!r}")
-        return v
+    pos_int = cliargs.positive
 
     s = sub.add_parser("devices", help="edge devices: phones, laptops, consumer GPUs, edge modules")
     common(s, model=False)

@@ -11,6 +11,8 @@ routes leaves the device).
 """
 from __future__ import annotations
 
+from calculations import cliargs
+
 import json
 import math
 import os
@@ -506,15 +508,7 @@ _posint = _int_arg(1)
 _nonneg = _int_arg(0)
 
 
-def _posnum(s):
-    import argparse
-    try:
-        v = float(s)
-    except ValueError:
-        v = -1.0
-    if not v > 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {s!r}")
-    return v
+_posnum = cliargs.positive_number
 
 
 def _cmd_ep_decode(args):

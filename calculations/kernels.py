@@ -8,6 +8,8 @@ a multiply-add is 2 FLOPs. Every function validates its arguments and raises `Ke
 """
 from __future__ import annotations
 
+from calculations import cliargs
+
 import math
 from dataclasses import asdict, dataclass, field
 from typing import Optional
@@ -441,26 +443,10 @@ def _cmd_waves(args):
                          title=f"tiles {args.tile_m}x{args.tile_n} on {args.sms} SMs x {args.ctas_per_sm} CTA")
 
 
-def _posint(s):
-    import argparse
-    try:
-        v = int(str(s).replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {s!r}") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {s!r}")
-    return v
+_posint = cliargs.positive
 
 
-def _nonneg_float(s):
-    import argparse
-    try:
-        v = float(s)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative number, got {s!r}") from None
-    if not v >= 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a non-negative number, got {s!r}")
-    return v
+_nonneg_float = cliargs.nonneg_number
 
 
 def add_commands(sub, common) -> None:

@@ -570,27 +570,12 @@ def cmd_domain_fit(args):
 def add_commands(sub, common) -> None:
     """Register subcommands on calc.py's subparsers; `common(sp, model=..., hw=...)` adds the
     shared --format/--model/--hardware options."""
+    from calculations import cliargs
     from calculations.calc import positive, nonneg, _fraction, DTYPES
 
-    def _frac0(s):
-        import argparse
-        try:
-            v = float(s)
-        except ValueError:
-            v = -1.0
-        if not 0 <= v <= 1:
-            raise argparse.ArgumentTypeError(f"expected a fraction in [0, 1], got {s!r}")
-        return v
+    _frac0 = cliargs.probability
 
-    def _nonneg_float(s):
-        import argparse
-        try:
-            v = float(s)
-        except ValueError:
-            v = -1.0
-        if not v >= 0:
-            raise argparse.ArgumentTypeError(f"expected a non-negative number, got {s!r}")
-        return v
+    _nonneg_float = cliargs.nonneg_number
 
     s = sub.add_parser("links", help="scale-up links (NVLink, PCIe, CXL, ICI, UB) and domains (--domains)")
     common(s, model=False)

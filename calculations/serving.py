@@ -436,21 +436,14 @@ def instance_rate(batch: int, step_s: float, output_tokens: int, ttft_s: float, 
 def add_commands(sub, common) -> None:
     """Register subcommands on calc.py's subparsers; `common(sp, model=..., hw=...)` adds the
     shared --format/--model/--hardware options."""
+    from calculations import cliargs
     from calculations.calc import DTYPES, positive, nonneg, _number, _fraction
 
     def effs(sp):
         sp.add_argument("--compute-eff", type=_fraction, default=1.0, help="achievable fraction of peak FLOPs")
         sp.add_argument("--memory-eff", type=_fraction, default=1.0, help="achievable fraction of bandwidth")
 
-    def prob(s):
-        import argparse
-        try:
-            v = float(s)
-        except ValueError:
-            v = -1.0
-        if not 0 <= v <= 1:
-            raise argparse.ArgumentTypeError(f"expected a probability in [0, 1], got {s!r}")
-        return v
+    prob = cliargs.probability
 
     s = sub.add_parser("batch", help="decode step time, throughput and batch limits (memory, TPOT) of one instance")
     common(s, hw=True, hw_required=True)

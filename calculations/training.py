@@ -549,43 +549,16 @@ def cmd_checkpoint(args):
 def add_commands(sub, common) -> None:
     """Register subcommands on calc.py's subparsers; `common(sp, model=..., hw=...)` adds the
     shared --format/--model/--hardware options."""
+    from calculations import cliargs
     import argparse
 
-    def pint(s):
-        try:
-            v = int(float(s))
-        except ValueError:
-            v = 0
-        if v <= 0 or float(s) != v:
-            raise argparse.ArgumentTypeError(f"expected a positive integer, got {s!r}")
-        return v
+    pint = cliargs.positive
 
-    def nint(s):
-        try:
-            v = int(float(s))
-        except ValueError:
-            v = -1
-        if v < 0 or float(s) != v:
-            raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {s!r}")
-        return v
+    nint = cliargs.nonneg
 
-    def pos(s):
-        try:
-            v = float(s)
-        except ValueError:
-            v = -1.0
-        if not v > 0 or v == float("inf"):
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {s!r}")
-        return v
+    pos = cliargs.positive_number
 
-    def frac(s):
-        try:
-            v = float(s)
-        except ValueError:
-            v = -1.0
-        if not 0 <= v <= 1:
-            raise argparse.ArgumentTypeError(f"expected a fraction in [0, 1], got {s!r}")
-        return v
+    frac = cliargs.probability
 
     def parser(name, **kw):
         # another chapter's module may already own a short name: fall back to train-<name>
