@@ -86,6 +86,8 @@ GOLDEN = {
         ('Erlang C', 'scheduling-environments.html#sec-scheduling-environments-erlang'),
         ('MIG', 'scheduling-environments.html#sec-scheduling-environments-sharing'),
         ('energy per token', 'device-edge-cloud.html#sec-device-edge-cloud-energy'),
+        ('ZeRO', 'training-systems.html#sec-training-systems-zero'),
+        ('fusion', 'operators-runtime.html#sec-operators-runtime-fusion'),
     ]),
     "zh-Hant": ("zh-tw/", [
         ("屋頂線", "operators-runtime.html#sec-operators-runtime-roofline"),
@@ -113,6 +115,14 @@ GOLDEN = {
         ('管線氣泡', 'training-systems.html#sec-training-systems-bubbles'),
         ('Erlang C', 'scheduling-environments.html#sec-scheduling-environments-erlang'),
         ('級聯', 'device-edge-cloud.html#sec-device-edge-cloud-example-cascade'),
+        ('NVL72', 'supernodes.html#sec-supernodes-nvl72'),
+        ('CUDA Graphs', 'operators-runtime.html#sec-operators-runtime-launch'),
+        ('ECMP', 'datacenter-networks.html#sec-datacenter-networks-ecmp'),
+        ('分塊預填充', 'inference-optimization.html#sec-inference-optimization-chunked'),
+        ('冷啟動', 'distributed-inference.html#sec-distributed-inference-cold-start'),
+        ('ZeRO', 'training-systems.html#sec-training-systems-zero'),
+        ('MIG', 'scheduling-environments.html#sec-scheduling-environments-sharing'),
+        ('每詞元能耗', 'device-edge-cloud.html#sec-device-edge-cloud-energy'),
     ]),
 }
 
