@@ -45,7 +45,7 @@ def test_model_config_edit_reruns_exactly_its_dependents(book, warm_cache, tmp_p
     assert 11 in readers and len(readers) < 13     # the probe reads it; some chapters do not
     path = book / config
     data = json.loads(path.read_text())
-    data["num_hidden_layers"] = 80
+    data["num_hidden_layers"] -= 4     # smaller: every chapter's asserts (it fits, ...) still hold
     path.write_text(json.dumps(data, indent=2))
     again = build(book, warm_cache, tmp_path)
     assert again.executed_cells == readers
