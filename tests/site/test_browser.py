@@ -171,3 +171,34 @@ def test_tables_set_caption_above_numbers_in_tabular_figures_without_underlines(
         const s = getComputedStyle(e), td = getComputedStyle(e.closest('td'));
         return [s.borderBottomStyle, td.fontVariantNumeric]; }""")
     assert style == ["none", "tabular-nums"]
+
+
+@pytest.mark.parametrize("target", ["eq-accelerators-roofline", "fig-accelerators-ridge",
+                                    "tbl-accelerators-devices", "fn1"])
+def test_link_targets_land_below_the_sticky_header(context_factory, site_url, target):
+    page = context_factory(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(site_url + f"en/accelerators.html#{target}")
+    page.wait_for_timeout(200)
+    header = page.locator(".topbar").bounding_box()
+    box = page.locator(f"[id='{target}']").bounding_box()
+    assert box["y"] >= header["y"] + header["height"] - 1
+    assert box["y"] < 800                                        # and it is on screen
+    assert page.evaluate(f"getComputedStyle(document.getElementById('{target}')).animationName") \
+        == "target-flash"
+
+
+def test_text_column_has_a_readable_measure(context_factory, site_url):
+    """Characters per line of real paragraphs at a wide window: about 70-80 in English, about
+    40 in Chinese (text length over the number of lines each paragraph wraps to)."""
+    page = context_factory(viewport={"width": 1800, "height": 900}).new_page()
+    per_line = """() => {
+        const ps = [...document.querySelectorAll('article.chapter > p')]
+            .filter(p => p.innerText.length > 300 && !p.querySelector('.katex-display'));
+        const lh = parseFloat(getComputedStyle(ps[0]).lineHeight);
+        const chars = ps.reduce((n, p) => n + p.innerText.length, 0);
+        const lines = ps.reduce((n, p) => n + Math.round(p.getBoundingClientRect().height / lh), 0);
+        return chars / lines; }"""
+    page.goto(site_url + "en/accelerators.html")
+    assert 65 <= page.evaluate(per_line) <= 82
+    page.goto(site_url + "accelerators.html")
+    assert 36 <= page.evaluate(per_line) <= 50     # Chinese mixed with Latin terms and digits
