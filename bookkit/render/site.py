@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlparse
 
 import jinja2
 
@@ -122,8 +124,14 @@ def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[Edit
         **common, page_title=info.title, description=info.subtitle,
         canonical=config.site_url + info.url_prefix, alternates=alternates(""),
         switcher=switcher("index.html"), nav=nav, has_math=False).encode("utf-8")
+    # The root edition's 404 is served for missing paths at any depth: its links resolve from
+    # a <base> (see the template), so they are written relative to the site root.
+    base_path = urlparse(config.site_url).path or "/"
+    prefixes = "|".join(re.escape(e.url_prefix.strip("/")) for e in editions if e.url_prefix)
+    not_found = {} if info.url_prefix else dict(root="", static="static/", base_path=base_path,
+                                                edition_prefixes=prefixes)
     pages["404.html"] = env.get_template("404.html").render(
-        **common, page_title=f"{s['not_found']} · {info.title}", description=info.subtitle,
+        **{**common, **not_found}, page_title=f"{s['not_found']} · {info.title}", description=info.subtitle,
         canonical=config.site_url + info.url_prefix + "404.html", alternates=alternates("404.html"),
         switcher=switcher("index.html"), nav=nav, has_math=False).encode("utf-8")
     return pages

@@ -202,3 +202,31 @@ def test_text_column_has_a_readable_measure(context_factory, site_url):
     assert 65 <= page.evaluate(per_line) <= 82
     page.goto(site_url + "accelerators.html")
     assert 36 <= page.evaluate(per_line) <= 50     # Chinese mixed with Latin terms and digits
+
+
+@pytest.mark.parametrize("base, missing, lang, heading, home", [
+    ("/ai-infra-book/", "a/b/missing.html", "zh-Hans", "页面不存在", "/ai-infra-book/index.html"),
+    ("/ai-infra-book/", "en/deep/er/missing.html", "en", "Page not found", "/ai-infra-book/en/index.html"),
+    ("/other/sub/path/", "zh-tw/x/missing.html", "zh-Hant", "頁面不存在", "/other/sub/path/zh-tw/index.html"),
+])
+def test_root_404_is_styled_and_localised_at_any_depth(context_factory, built_site, base, missing,
+                                                       lang, heading, home):
+    """Hosts (GitHub Pages) answer a missing path at any depth with the root 404.html."""
+    def serve(route):
+        path = route.request.url.split("://", 1)[1].split("/", 1)[1].split("?")[0]
+        rel = ("/" + path)[len(base):] if ("/" + path).startswith(base) else None
+        file = built_site / rel if rel else None
+        if file and file.is_file():
+            route.fulfill(status=200, path=str(file))
+        else:
+            route.fulfill(status=404, path=str(built_site / "404.html"))
+    ctx = context_factory()
+    ctx.route("http://book.test/**", serve)
+    page = ctx.new_page()
+    page.goto(f"http://book.test{base}{missing}")
+    page.wait_for_function(f"document.documentElement.lang === {lang!r}")
+    assert page.locator("main h1").inner_text() == heading
+    assert page.url.endswith(missing)                        # the address bar keeps the missing URL
+    # styled: the stylesheet loaded (the sticky header and the theme variables apply)
+    assert page.evaluate("getComputedStyle(document.querySelector('.topbar')).position") == "sticky"
+    assert page.evaluate("document.querySelector('main .button').href") == f"http://book.test{home}"
