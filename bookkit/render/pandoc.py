@@ -224,6 +224,37 @@ def _install(tmp_file: Path, out: Path) -> None:
 
 # ====================================================================== Lua filters
 # LaTeX: give wide pipe tables relative column widths so they wrap inside the text block.
+# Chinese editions: Pandoc writes quotes as TeX `` '' ligatures, which come out in the Latin
+# font with Latin spacing (把 “占着”). Emitting the Unicode marks raw lets xeCJK set them as CJK
+# punctuation (the template declares them FullLeft/FullRight).
+LUA_CJK_QUOTES = r"""
+local marks = {DoubleQuote = {"\u{201C}", "\u{201D}"}, SingleQuote = {"\u{2018}", "\u{2019}"}}
+function Quoted(q)
+  local m = marks[q.quotetype]
+  local out = pandoc.List({pandoc.RawInline("latex", m[1])})
+  out:extend(q.content)
+  out:insert(pandoc.RawInline("latex", m[2]))
+  return out
+end
+-- Marks glued to Chinese text stay inside a Str, where the writer would also make them ``.
+local quote_marks = {["\u{201C}"] = true, ["\u{201D}"] = true, ["\u{2018}"] = true, ["\u{2019}"] = true}
+function Str(el)
+  if not el.text:find("[\u{2018}\u{2019}\u{201C}\u{201D}]") then return nil end
+  local out, run = pandoc.List(), ""
+  for _, cp in utf8.codes(el.text) do
+    local ch = utf8.char(cp)
+    if quote_marks[ch] then
+      if run ~= "" then out:insert(pandoc.Str(run)); run = "" end
+      out:insert(pandoc.RawInline("latex", ch))
+    else
+      run = run .. ch
+    end
+  end
+  if run ~= "" then out:insert(pandoc.Str(run)) end
+  return out
+end
+"""
+
 LUA_LATEX = r"""
 -- xeCJK drops spaces between CJK characters: keep the gap in "第 1 章 入门" headings.
 local function is_cjk(cp) return cp and cp >= 0x2E80 end
@@ -589,7 +620,8 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
 
     with tempfile.TemporaryDirectory(prefix="bookkit-pdf-") as tmpdir:
         tmp = Path(tmpdir)
-        (tmp / "latex.lua").write_text(LUA_LATEX, encoding="utf-8")
+        lua = LUA_LATEX + (LUA_CJK_QUOTES if ed.lang != "en" else "")
+        (tmp / "latex.lua").write_text(lua, encoding="utf-8")
         for sub in ("figures",):
             if (source.root / sub).is_dir():
                 os.symlink((source.root / sub).resolve(), tmp / sub)

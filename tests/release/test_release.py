@@ -255,3 +255,30 @@ def test_numbers_diff_reports_changes(release_dist, tmp_path):
     same = run_release("--diff", release_dist / "numbers.json", "--current",
                        release_dist / "numbers.json", check=True)
     assert "0 changed, 0 added, 0 removed" in same.stdout
+
+
+# ------------------------------------------------------------------------------ PDF typography
+@pytest.mark.parametrize("ed", ["zh", "zh-tw"])
+def test_chinese_quotes_are_cjk_punctuation(books, ed):
+    """“” between Chinese characters are set as CJK punctuation: no Latin spaces around them
+    (把“占着”, not 把 “占着”)."""
+    text = books.pdf_text(ed)
+    assert "“" in text and "”" in text
+    spaced = re.findall(r"[\u4e00-\u9fff] [“‘]|[”’] [\u4e00-\u9fff]", text)
+    assert not spaced, spaced[:5]
+
+
+@pytest.mark.parametrize("ed", EDITIONS)
+def test_code_and_chinese_lines_never_hyphenate(books, ed):
+    """Inline code never breaks at a hyphen it does not have (cal-culations/), and the Chinese
+    editions hyphenate no Latin word at all (a Chinese line breaks between characters)."""
+    text = books.pdf_text(ed)
+    splits = {a + b for a, b in re.findall(r"([A-Za-z_./]+[a-z])-\n\s*([a-z][A-Za-z_./]*)", text)}
+    if ed != "en":
+        assert not splits, sorted(splits)[:10]
+        return
+    folder = ROOT / "book-en"
+    code = {w for f in folder.glob("*.md")
+            for span in re.findall(r"`([^`\n]+)`", f.read_text(encoding="utf-8"))
+            for w in re.findall(r"[A-Za-z_./]+", span)}
+    assert not splits & code, sorted(splits & code)
