@@ -1,4 +1,4 @@
-"""Time split of one request into prefill and decode: chat, agent step, summarisation."""
+"""Time split of one request into prefill and decode: chat, agent step, summarization."""
 from calculations import formulas, hardware, models
 
 SIZE = (7.2, 3.4)
@@ -10,12 +10,12 @@ STRINGS = {
     "zh-Hans": {"chat": "聊天", "agent": "智能体一步", "summary": "文档摘要",
                 "prefill": "预填充", "decode": "解码",
                 "left": "延迟（批大小 1）", "right": "每请求 GPU 时间（解码批大小 {b}）", "x": "秒"},
-    "en": {"chat": "chat", "agent": "agent step", "summary": "summarisation",
+    "en": {"chat": "chat", "agent": "agent step", "summary": "summarization",
            "prefill": "prefill", "decode": "decode",
            "left": "Latency (batch 1)", "right": "GPU time per request (decode batch {b})", "x": "seconds"},
-    "zh-Hant": {"chat": "聊天", "agent": "智慧代理一步", "summary": "文件摘要",
+    "zh-Hant": {"chat": "聊天", "agent": "AI 代理一步", "summary": "文件摘要",
                 "prefill": "預填充", "decode": "解碼",
-                "left": "延遲（批大小 1）", "right": "每請求 GPU 時間（解碼批大小 {b}）", "x": "秒"},
+                "left": "延遲（批次大小 1）", "right": "每個請求的 GPU 時間（解碼批次大小 {b}）", "x": "秒"},
 }
 
 
