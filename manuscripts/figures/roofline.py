@@ -1,33 +1,53 @@
-"""Roofline of a few accelerators: attainable BF16 throughput against arithmetic intensity."""
-from calculations import hardware
+"""Roofline of three accelerators (attainable dense BF16 throughput against arithmetic intensity),
+with the two phases of the chapter's running example placed on the H100 roof: Qwen3-8B prefill of
+8,192 tokens and a batch-1 decode step at 8,192 tokens of context."""
+from calculations import formulas, hardware, models
 
-SIZE = (6.4, 3.8)
+SIZE = (6.4, 4.0)
 DEVICES = ("a100", "h100", "b200")
+MODEL = "qwen3-8b"
+TOKENS = 8192
 STRINGS = {
-    "zh-Hans": {"x": "算术强度（FLOP/字节）", "y": "可达算力（TFLOPS）", "title": "屋顶线：BF16 稠密算力与 HBM 带宽",
-                "ridge": "拐点"},
+    "zh-Hans": {"x": "算术强度（FLOP/字节）", "y": "可达算力（TFLOPS）",
+                "title": "屋顶线：BF16 稠密算力与 HBM 带宽", "ridge": "拐点 {r:.0f}",
+                "prefill": "预填充 8192 词元", "decode": "解码，批大小 1"},
     "en": {"x": "Arithmetic intensity (FLOP/byte)", "y": "Attainable (TFLOPS)",
-           "title": "Roofline: dense BF16 compute vs HBM bandwidth", "ridge": "ridge"},
-    "zh-Hant": {"x": "算術強度（FLOP/位元組）", "y": "可達算力（TFLOPS）", "title": "屋頂線：BF16 稠密算力與 HBM 頻寬",
-                "ridge": "拐點"},
+           "title": "Roofline: dense BF16 compute vs HBM bandwidth", "ridge": "ridge {r:.0f}",
+           "prefill": "prefill, 8192 tokens", "decode": "decode, batch 1"},
+    "zh-Hant": {"x": "算術強度（FLOP/位元組）", "y": "可達算力（TFLOPS）",
+                "title": "屋頂線：BF16 稠密算力與 HBM 頻寬", "ridge": "拐點 {r:.0f}",
+                "prefill": "預填充 8192 詞元", "decode": "解碼，批次大小 1"},
 }
 
 
 def draw(fig, t):
     ax = fig.add_subplot()
-    intensities = [2 ** (i / 4) for i in range(0, 49)]
+    intensities = [2 ** (i / 4) for i in range(-8, 57)]
     for key in DEVICES:
         device = hardware.get(key)
         peak = device.peak_tflops("bf16")
         bandwidth_tb = device.hbm_bandwidth / 1e12
-        ax.plot(intensities, [min(peak, x * bandwidth_tb) for x in intensities], label=device.name)
+        line, = ax.plot(intensities, [min(peak, x * bandwidth_tb) for x in intensities], label=device.name)
         ridge = device.ridge_point("bf16")
-        ax.annotate(f"{t['ridge']} {ridge:.0f}", (ridge, peak), textcoords="offset points",
-                    xytext=(4, -12), fontsize=8)
+        ax.plot([ridge], [peak], marker="o", markersize=4, color=line.get_color())
+        ax.annotate(t["ridge"].format(r=ridge), (ridge, peak), textcoords="offset points",
+                    xytext=(6, 3), fontsize=8, color=line.get_color())
+    h100 = hardware.get("h100")
+    model = models.get(MODEL)
+    h_peak = h100.peak_tflops("bf16")
+    h_bw = h100.hbm_bandwidth / 1e12
+    prefill = formulas.forward(model, tokens=TOKENS, hw=h100).totals.intensity
+    decode = formulas.decode_step(model, batch=1, context=TOKENS, hw=h100).intensity
+    for x, label, offset in ((prefill, t["prefill"], (8, -13)), (decode, t["decode"], (6, -4))):
+        y = min(h_peak, x * h_bw)
+        ax.plot([x], [y], marker="s", markersize=6, color="black", zorder=5)
+        ax.annotate(label, (x, y), textcoords="offset points", xytext=offset, fontsize=8,
+                    ha="right" if offset[0] < 0 else "left")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=10)
+    ax.set_ylim(0.5, 6000)
     ax.set_xlabel(t["x"])
     ax.set_ylabel(t["y"])
     ax.set_title(t["title"], fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left")
