@@ -490,22 +490,8 @@ def _ints(s):
     return vals
 
 
-def _int_arg(minimum):
-    def conv(s):
-        import argparse
-        try:
-            v = int(s)
-        except ValueError:
-            v = None
-        if v is None or v < minimum:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {s!r}")
-        return v
-    conv.__name__ = "integer"
-    return conv
-
-
-_posint = _int_arg(1)
-_nonneg = _int_arg(0)
+_posint = cliargs.positive
+_nonneg = cliargs.nonneg
 
 
 _posnum = cliargs.positive_number

@@ -98,6 +98,25 @@ def max_batch_memory(m, hw, context: int, dtype: str = "bf16", kv_dtype: Optiona
                           usable_fraction=usable_fraction).max_batch
 
 
+def _largest_within(t, budget: float, limit: int) -> int:
+    """Largest n in [1, limit] with t(n) <= budget, for t growing with n (0 if t(1) misses):
+    doubling to bracket it, then bisection."""
+    if t(1) > budget:
+        return 0
+    lo, hi = 1, 2
+    while hi <= limit and t(hi) <= budget:
+        lo, hi = hi, hi * 2
+    if hi > limit:
+        return limit
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if t(mid) <= budget:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
 def max_batch_tpot(m, hw, context: int, tpot_s: float, dtype: str = "bf16", kv_dtype: Optional[str] = None,
                    compute_eff: float = 1.0, memory_eff: float = 1.0, limit: int = 1 << 16) -> int:
     """Largest batch whose decode step time stays within `tpot_s` (0 if even batch 1 does not).
@@ -105,20 +124,7 @@ def max_batch_tpot(m, hw, context: int, tpot_s: float, dtype: str = "bf16", kv_d
     _posf(tpot_s, "tpot_s")
     t = lambda b: _f.decode_step(m, b, context, hw, dtype=dtype, kv_dtype=kv_dtype,  # noqa: E731
                                  compute_eff=compute_eff, memory_eff=memory_eff).time_s
-    if t(1) > tpot_s:
-        return 0
-    lo, hi = 1, 2
-    while hi <= limit and t(hi) <= tpot_s:
-        lo, hi = hi, hi * 2
-    if hi > limit:
-        return limit
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if t(mid) <= tpot_s:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return _largest_within(t, tpot_s, limit)
 
 
 def batch_limits(m, hw, context: int, tpot_s: float, dtype: str = "bf16", kv_dtype: Optional[str] = None,
@@ -193,20 +199,7 @@ def max_chunk(m, hw, decode_batch: int, context: int, tpot_s: float, chunk_conte
                              compute_eff, memory_eff)["time_s"]
     if decode_batch and t(0) > tpot_s:
         return 0
-    if t(1) > tpot_s:
-        return 0
-    lo, hi = 1, 2
-    while hi <= limit and t(hi) <= tpot_s:
-        lo, hi = hi, hi * 2
-    if hi > limit:
-        return limit
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if t(mid) <= tpot_s:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    return _largest_within(t, tpot_s, limit)
 
 
 def prefill_steps(m, hw, prompt: int, chunk: int, decode_batch: int, context: int,

@@ -560,11 +560,8 @@ def add_commands(sub, common) -> None:
 
     frac = cliargs.probability
 
-    def parser(name, **kw):
-        # another chapter's module may already own a short name: fall back to train-<name>
-        return sub.add_parser(name if name not in sub.choices else f"train-{name}", **kw)
 
-    s = parser("layout", help="training layout (TP/CP/PP/DP/EP): memory per GPU, step time, bubble, MFU")
+    s = sub.add_parser("layout", help="training layout (TP/CP/PP/DP/EP): memory per GPU, step time, bubble, MFU")
     common(s, model=True, hw=True, hw_required=True)
     for nm in ("tp", "pp", "dp", "cp", "ep"):
         s.add_argument(f"--{nm}", type=pint, default=1, help=f"{nm.upper()} degree (default 1)")
@@ -580,14 +577,14 @@ def add_commands(sub, common) -> None:
     s.add_argument("--dp-overlap", type=frac, default=1.0, help="fraction of DP comm hidden by backward")
     s.set_defaults(func=cmd_layout)
 
-    s = parser("bubble", help="pipeline bubble fraction for p stages, m micro-batches, v chunks")
+    s = sub.add_parser("bubble", help="pipeline bubble fraction for p stages, m micro-batches, v chunks")
     common(s, model=False)
     s.add_argument("--pp", type=pint, nargs="+", default=[4])
     s.add_argument("--microbatches", "-m", type=pint, nargs="+", default=[16])
     s.add_argument("--virtual", type=pint, nargs="+", default=[1])
     s.set_defaults(func=cmd_bubble)
 
-    s = parser("checkpoint", help="checkpoint size, write time, Young/Daly interval, time lost")
+    s = sub.add_parser("checkpoint", help="checkpoint size, write time, Young/Daly interval, time lost")
     common(s, model=True)
     s.add_argument("--bandwidth-gb-s", type=pos, default=LLAMA3_405B_RUN["storage_sustained_bytes_s"] / 1e9,
                    help="aggregate storage write bandwidth, GB/s (default 2000, Llama 3)")

@@ -30,6 +30,7 @@ class Cell:
 def extract_cells(chapter: ChapterSource, tokens=None) -> list[Cell]:
     tokens = tokens if tokens is not None else parse(chapter.text)[0]
     cells = []
+    lines = None                     # the chapter's lines, split once and only if it has cells
     for tok in tokens:
         if tok.type == "fence":
             words = tok.info.split()
@@ -39,7 +40,8 @@ def extract_cells(chapter: ChapterSource, tokens=None) -> list[Cell]:
                     raise BuildError(chapter.path, tok.map[0] + 1,
                                      f"unknown calc option `{' '.join(unknown)}`",
                                      "write ```calc or ```calc show")
-                if not _fence_closed(chapter.text, tok):
+                lines = lines if lines is not None else chapter.text.splitlines()
+                if not _fence_closed(lines, tok):
                     raise BuildError(chapter.path, tok.map[0] + 1,
                                      "this ```calc block is never closed: it runs to the end of the "
                                      "file and takes the prose after it as code",
@@ -48,10 +50,9 @@ def extract_cells(chapter: ChapterSource, tokens=None) -> list[Cell]:
     return cells
 
 
-def _fence_closed(text: str, tok) -> bool:
+def _fence_closed(lines: list[str], tok) -> bool:
     """Whether a fence token ends at a closing fence line. CommonMark lets an unclosed fence run
     to the end of the document, which silently turns the rest of the chapter into code."""
-    lines = text.splitlines()
     end = tok.map[1]
     if end <= tok.map[0] + 1 or end > len(lines):
         return False
