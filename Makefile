@@ -20,15 +20,14 @@ check: site
 test: setup
 	$(PY) -m pytest -q -n 2 --dist loadfile tests
 
+# One PDF and one EPUB per edition of manuscripts/book.yml (`python -m bookkit editions`).
 pdf: setup
-	bash book/build_pdf.sh
-	bash book-en/build_pdf.sh
-	bash book-zh-tw/build_pdf.sh
+	@set -e; for e in $$($(PY) -m bookkit editions); do \
+	  echo "PDF: $$e"; $(PY) -m bookkit.render.pandoc pdf --edition $$e; done
 
 epub: setup
-	$(PY) book/build_epub.py --edition zh
-	$(PY) book/build_epub.py --edition en
-	$(PY) book/build_epub.py --edition zh-tw
+	@set -e; for e in $$($(PY) -m bookkit editions); do \
+	  echo "EPUB: $$e"; $(PY) book/build_epub.py --edition $$e; done
 
 release: site pdf epub
 	$(PY) scripts/release.py

@@ -17,6 +17,7 @@ from pathlib import Path
 import yaml
 
 from .cache import Cache, key_of, sha256_bytes
+from .editions import load_registry
 from .fsutil import swap_dir
 from .load import load_book
 from .markdown import parse
@@ -122,7 +123,7 @@ class Builder:
             for fid, src, line in outline.figures:
                 resolved.figure_tasks.append(FigureTask(
                     fid, self.root / "manuscripts" / src, edition.info.lang, str(chapter.path),
-                    line))
+                    line, edition.info.spec.langs))
         resolved.labels_digest[key] = _digest(sorted(labels.items()))
         for chapter in edition.chapters:
             tokens, _ = self.parsed(chapter)
@@ -375,7 +376,8 @@ class Builder:
         edition = resolved.book.editions[key]
         docs = [d for chapter in edition.chapters
                 for d in self.chapter_docs(resolved, key, chapter)]
-        lang = edition.info.lang
+        # An edition whose language the indexer does not know is indexed as its fallback's.
+        lang = resolved.book.registry.inherit(key, search.LANGS, "search index language")
         cache_key = key_of("search", lang, self._search_code,
                            [(d.url, d.chapter, d.section, d.text) for d in docs])
         return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key))
@@ -533,11 +535,10 @@ def site_config(root: Path) -> SiteConfig:
                      Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     site_url = str(data.get("site_url", "https://example.org/")).rstrip("/") + "/"
     release = str(data.get("release_url", "")).rstrip("/") + "/"
+    registry = load_registry(root)
     return SiteConfig(site_url=site_url, release_url=release,
-                      pdf_names={"zh": "AI-Infra-Book.pdf", "en": "AI-Infra-Book-EN.pdf",
-                                 "zh-tw": "AI-Infra-Book-ZH-TW.pdf"},
-                      epub_names={"zh": "AI-Infra-Book.epub", "en": "AI-Infra-Book-EN.epub",
-                                  "zh-tw": "AI-Infra-Book-ZH-TW.epub"})
+                      pdf_names={e.id: e.pdf_name for e in registry},
+                      epub_names={e.id: e.epub_name for e in registry})
 
 
 def static_files(root: Path) -> dict[str, bytes]:

@@ -19,6 +19,7 @@ import yaml
 
 from .build import BuildOptions, Builder
 from .fsutil import swap_dir
+from .editions import load_registry
 from .load import load_book
 from .markdown import BOUND_RE, XREF_RE
 from .model import BuildError
@@ -28,7 +29,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # Inline code spans and math, which inline substitutions must treat differently from prose.
 SEGMENT_RE = re.compile(r"(`+)(?:.+?)\1|\$\$.+?\$\$|(?<![\\$])\$(?!\s)[^$\n]+?(?<!\s)\$")
 FOOTNOTE_RE = re.compile(r"\[\^([^\]\s]+)\]")
-EDITION_FILES = {"zh": "AI-Infra-Book", "en": "AI-Infra-Book-EN", "zh-tw": "AI-Infra-Book-ZH-TW"}
 
 
 def _git(*args: str) -> str:
@@ -147,9 +147,7 @@ def export_edition(edition: str, out_dir: Path, chapter: int | None = None,
     """Write the edition's resolved Pandoc sources into out_dir; returns out_dir."""
     builder = builder or Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site",
                                               editions=[edition], quiet=True))
-    book = load_book(builder.root, [edition])
-    if edition not in book.editions:
-        raise BuildError(None, None, f"unknown edition `{edition}`", "use zh, en or zh-tw")
+    book = load_book(builder.root, [edition])   # an unknown edition is a BuildError
     cells, outlines, labels, figures, _ = builder.resolve(book)
     ed = book.editions[edition]
     tmp = out_dir.with_name(out_dir.name + ".tmp")
@@ -215,9 +213,14 @@ def resolved_markdown(root: Path = ROOT, builder: Builder | None = None) -> dict
 
 
 def export_main(argv: list[str] | None = None) -> int:
+    try:
+        ids = load_registry(ROOT).ids
+    except BuildError as exc:
+        print(f"error: {exc.render()}", file=sys.stderr)
+        return 1
     parser = argparse.ArgumentParser(prog="python -m bookkit export",
                                      description="Write resolved Pandoc sources for one edition.")
-    parser.add_argument("--edition", required=True, choices=["zh", "en", "zh-tw"])
+    parser.add_argument("--edition", required=True, choices=ids)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--chapter", type=int)
     args = parser.parse_args(argv)

@@ -5,21 +5,15 @@ from pathlib import Path
 
 import yaml
 
+from .editions import BOOK_CONFIG, Registry, load_registry
 from .model import Book, BuildError, ChapterSource, Edition, EditionInfo
 
-# Display order: the original first. Folder, BCP 47 tag and URL prefix never change per edition.
-EDITION_LAYOUT = (
-    ("zh", "manuscripts", "zh-Hans", ""),
-    ("en", "book-en", "en", "en/"),
-    ("zh-tw", "book-zh-tw", "zh-Hant", "zh-tw/"),
-)
-BOOK_CONFIG = "manuscripts/book.yml"
 REQUIRED_STRINGS = (
     "chapter", "chapter_short", "section", "figure", "table", "equation", "preface", "contents",
     "prev", "next", "search", "search_label", "search_count", "search_none", "search_loading",
     "on_this_page", "theme", "language", "download_pdf", "download_epub", "not_found",
     "not_found_text", "home", "copy", "copied", "computed_as", "skip", "menu", "footnotes",
-    "caption_sep",
+    "caption_sep", "version", "date",
 )
 
 
@@ -60,39 +54,48 @@ def chapter_plan(root: Path) -> list[tuple[int, str, str]]:
     return plan
 
 
-def load_edition_info(root: Path, key: str) -> EditionInfo:
-    for k, folder, lang, prefix in EDITION_LAYOUT:
-        if k == key:
-            break
-    else:
-        raise BuildError(None, None, f"unknown edition `{key}`",
-                         "use one of: " + ", ".join(k for k, *_ in EDITION_LAYOUT))
-    path = root / folder / "edition.yml"
-    data = _read_yaml(path)
-    strings = data.get("strings") or {}
+def load_edition_info(root: Path, key: str, registry: Registry | None = None) -> EditionInfo:
+    """An edition's settings: its registry entry and its edition.yml, with the titles and the
+    interface strings it lacks taken from its fallback (and the fallback's, and so on)."""
+    registry = registry or load_registry(root)
+    spec = registry.by_id(key)
+    strings: dict = {}
+    titles: dict = {}
+    for ancestor in reversed(registry.chain(key)):   # the farthest fallback first
+        path = root / ancestor.dir / "edition.yml"
+        data = _read_yaml(path)
+        if "lang" in data and data["lang"] != ancestor.lang:
+            raise BuildError(path, None, f"`lang: {data['lang']}` contradicts the edition's "
+                             f"lang `{ancestor.lang}` in {BOOK_CONFIG}",
+                             "remove `lang` here: book.yml's `editions:` list sets it")
+        strings.update(data.get("strings") or {})
+        titles.update({k: str(data[k]) for k in ("title", "subtitle", "author") if k in data})
+    path = root / spec.dir / "edition.yml"
     missing = [s for s in REQUIRED_STRINGS if s not in strings]
     if missing:
         raise BuildError(path, None, f"missing interface strings: {', '.join(missing)}",
-                         "copy them from manuscripts/edition.yml and translate")
-    if data.get("lang") != lang:
-        raise BuildError(path, None, f"`lang` must be `{lang}` for this folder")
-    return EditionInfo(key=key, lang=lang, folder=root / folder, url_prefix=prefix,
-                       title=str(data.get("title", "")), subtitle=str(data.get("subtitle", "")),
-                       author=str(data.get("author", "")), strings=dict(strings),
-                       is_original=(folder == "manuscripts"))
+                         "copy them from manuscripts/edition.yml and translate, or name a "
+                         f"`fallback` edition that has them in {BOOK_CONFIG}")
+    return EditionInfo(key=key, lang=spec.lang, folder=root / spec.dir,
+                       url_prefix=spec.url_prefix, title=titles.get("title", ""),
+                       subtitle=titles.get("subtitle", ""), author=titles.get("author", ""),
+                       strings=strings, is_original=spec.is_original, spec=spec)
 
 
 def load_book(root: Path, editions: list[str] | None = None) -> Book:
     root = root.resolve()
     plan = chapter_plan(root)
-    keys = [k for k, *_ in EDITION_LAYOUT]
-    wanted = editions or keys
+    registry = load_registry(root)
+    wanted = editions or registry.ids
+    for key in wanted:
+        registry.by_id(key)     # an unknown id is an error, not an empty build
     loaded: dict[str, Edition] = {}
-    for key in keys:
+    for spec in registry:
         # The original is always loaded: translations take their numbers from its cells.
-        if key not in wanted and key != "zh":
+        if spec.id not in wanted and not spec.is_original:
             continue
-        info = load_edition_info(root, key)
+        key = spec.id
+        info = load_edition_info(root, key, registry)
         chapters = []
         for number, file, slug in plan:
             path = info.folder / file
@@ -106,4 +109,4 @@ def load_book(root: Path, editions: list[str] | None = None) -> Book:
             chapters.append(ChapterSource(edition=key, number=number, slug=slug, path=path,
                                           text=text))
         loaded[key] = Edition(info=info, chapters=chapters)
-    return Book(root=root, editions=loaded)
+    return Book(root=root, editions=loaded, registry=registry)

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .editions import EditionSpec, Registry
 
 
 class BuildError(Exception):
@@ -41,6 +45,7 @@ class EditionInfo:
     author: str
     strings: dict       # interface strings (labels, buttons, captions' prefixes)
     is_original: bool
+    spec: EditionSpec   # its entry in the edition registry (switcher name, og:locale, fallbacks)
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,7 @@ class Edition:
 class Book:
     root: Path
     editions: dict[str, Edition]        # key -> Edition, in display order (original first)
+    registry: Registry                  # every edition of the book, loaded or not
 
     @property
     def original(self) -> Edition:

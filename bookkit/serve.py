@@ -15,10 +15,11 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from .build import Builder
+from .editions import book_dirs
 from .model import BuildError
 
-WATCHED = ("manuscripts", "book-en", "book-zh-tw", "website/templates", "website/static",
-           "calculations")
+#: watched besides the book's folders (every edition's, from manuscripts/book.yml)
+WATCHED = ("website/templates", "website/static", "calculations")
 RELOAD_SNIPPET = (
     "<script>(function(){var g=null;var es=new EventSource('/__livereload');"
     "es.onmessage=function(e){if(g!==null&&e.data!==g){location.reload()}g=e.data};})();"
@@ -150,7 +151,9 @@ def serve(builder: Builder, port: int) -> int:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     print(f"serving http://127.0.0.1:{port}/ (Ctrl+C stops)", file=sys.stderr, flush=True)
-    paths = [str(builder.root / p) for p in WATCHED if (builder.root / p).exists()]
+    # An edition added to book.yml while serving is watched from the next start.
+    paths = [str(builder.root / p) for p in (*book_dirs(builder.root), *WATCHED)
+             if (builder.root / p).exists()]
     try:
         for changes in watch(*paths, debounce=30, step=10,
                              watch_filter=lambda _c, p: not p.endswith((".pyc", "~", ".swp"))

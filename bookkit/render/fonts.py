@@ -56,12 +56,21 @@ class FontSet:
                 "mono": (self.mono, self.cjk_mono)}[role]
 
 
+#: the Noto CJK region per language: Simplified (SC) or Traditional (TC) glyph forms. An edition
+#: of another language uses its fallback's (manuscripts/book.yml).
+CJK_REGIONS = {"zh-Hans": "SC", "zh-Hant": "TC", "en": "SC"}
+
+
 def fontset_for(edition: str) -> FontSet:
     """The fonts of an edition: DejaVu for Latin (full coverage), Noto CJK SC or TC for CJK.
 
     The English edition loads the SC fonts for any stray CJK.
     """
-    region = "TC" if edition == "zh-tw" else "SC"
+    from bookkit.editions import load_registry
+
+    registry = load_registry(Path(__file__).resolve().parents[2])
+    region = CJK_REGIONS[registry.inherit(edition, CJK_REGIONS, "PDF fonts (CJK_REGIONS in "
+                                                                "bookkit/render/fonts.py)")]
     return FontSet(serif="DejaVu Serif", sans="DejaVu Sans", mono="DejaVu Sans Mono",
                    math="DejaVu Math TeX Gyre",
                    cjk_serif=f"Noto Serif CJK {region}", cjk_sans=f"Noto Sans CJK {region}",

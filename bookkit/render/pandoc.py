@@ -14,6 +14,9 @@ Command line (what ``book*/build_pdf.sh`` and ``book/build_epub.py`` call)::
     python -m bookkit.render.pandoc pdf  --edition zh [--chapter N] [--out F] [--source DIR]
     python -m bookkit.render.pandoc epub --edition zh [--chapter N] [--out F] [--source DIR]
 
+The editions, their output files (``<out>/<file_name>[-<ID>].pdf``) and interface strings come
+from the edition registry (``manuscripts/book.yml``, :mod:`bookkit.editions`).
+
 Both builds happen in a temporary directory; the result replaces the output file with an
 atomic ``os.replace`` only when every check passed, so a failed build leaves the previous
 PDF/EPUB untouched, exits non-zero and reports ``file:line: what is wrong`` where it can.
@@ -47,24 +50,16 @@ class BuildError(Exception):
     """A build failed; the message is meant for the user (``file:line: …`` lines)."""
 
 
-@dataclass(frozen=True)
-class Edition:
-    key: str
-    lang: str
-    pdf: Path
-    epub: Path
-    version_label: str
-    date_label: str
+def edition_info(edition: str, where: Path | None = None):
+    """The edition's :class:`~bookkit.model.EditionInfo` (registry entry and interface strings);
+    an unknown edition is a BuildError (at ``where``:1 when given)."""
+    from bookkit.load import load_edition_info
+    from bookkit.model import BuildError as SourceError
 
-
-EDITIONS = {
-    "zh": Edition("zh", "zh-Hans", REPO / "book/AI-Infra-Book.pdf", REPO / "book/AI-Infra-Book.epub",
-                  "版本", "日期"),
-    "en": Edition("en", "en", REPO / "book-en/AI-Infra-Book-EN.pdf", REPO / "book-en/AI-Infra-Book-EN.epub",
-                  "Version", "Date"),
-    "zh-tw": Edition("zh-tw", "zh-Hant", REPO / "book-zh-tw/AI-Infra-Book-ZH-TW.pdf",
-                     REPO / "book-zh-tw/AI-Infra-Book-ZH-TW.epub", "版本", "日期"),
-}
+    try:
+        return load_edition_info(REPO, edition)
+    except SourceError as exc:
+        raise BuildError(f"{where}:1: {exc.render()}" if where else exc.render()) from exc
 
 
 @dataclass
@@ -594,9 +589,7 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
     t0 = time.monotonic()
     source = load_source(src)
     edition = edition or str(source.meta["edition"])
-    ed = EDITIONS.get(edition)
-    if ed is None:
-        raise BuildError(f"{source.metadata_file}:1: unknown edition {edition!r}")
+    ed = edition_info(edition, source.metadata_file)
     files = select_chapters(source, chapter)
     fs = _fonts.fontset_for(edition)
     try:
@@ -620,7 +613,7 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
 
     with tempfile.TemporaryDirectory(prefix="bookkit-pdf-") as tmpdir:
         tmp = Path(tmpdir)
-        lua = LUA_LATEX + (LUA_CJK_QUOTES if ed.lang != "en" else "")
+        lua = LUA_LATEX + (LUA_CJK_QUOTES if ed.spec.is_cjk else "")
         (tmp / "latex.lua").write_text(lua, encoding="utf-8")
         for sub in ("figures",):
             if (source.root / sub).is_dir():
@@ -638,9 +631,10 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
                "-V", f"cjk-sans-bold={fs.cjk_sans_bold}",
                "-V", f"cover-bg={COVER['bg']}", "-V", f"cover-fg={COVER['fg']}",
                "-V", f"cover-accent={COVER['accent']}", "-V", f"cover-art={cover_tikz()}",
-               "-V", f"version-label={ed.version_label}", "-V", f"date-label={ed.date_label}",
+               "-V", f"version-label={ed.strings['version']}",
+               "-V", f"date-label={ed.strings['date']}",
                "-M", f"version={version}", "-M", f"date={date}", "-V", "toc-depth=1"]
-        if ed.lang != "en":
+        if ed.spec.is_cjk:
             cmd += ["-V", "cjk-indent=true"]
         if chapter is not None:
             cmd += ["-V", "proof=true"]
@@ -742,8 +736,7 @@ def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str
     t0 = time.monotonic()
     source = load_source(src)
     edition = edition or str(source.meta["edition"])
-    if edition not in EDITIONS:
-        raise BuildError(f"{source.metadata_file}:1: unknown edition {edition!r}")
+    edition_info(edition, source.metadata_file)   # a known edition
     files = select_chapters(source, chapter)
     epoch = _epoch(source.meta)
     with tempfile.TemporaryDirectory(prefix="bookkit-epub-") as tmpdir:
@@ -784,8 +777,8 @@ def _export(edition: str, chapter: int | None) -> Path:
 
 
 def _default_out(kind: str, edition: str, chapter: int | None) -> Path:
-    ed = EDITIONS[edition]
-    base = ed.pdf if kind == "pdf" else ed.epub
+    spec = edition_info(edition).spec
+    base = REPO / spec.out / (spec.pdf_name if kind == "pdf" else spec.epub_name)
     if chapter is not None:
         base = base.with_name(f"{base.stem}-ch{chapter:02d}{base.suffix}")
     return base
@@ -795,7 +788,18 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bookkit.render.pandoc",
                                  description="Build the book's PDF or EPUB for one edition.")
     ap.add_argument("format", choices=("pdf", "epub"))
-    ap.add_argument("--edition", required=True, choices=sorted(EDITIONS))
+    from bookkit.editions import load_registry
+    from bookkit.model import BuildError as SourceError
+    try:
+        registry = load_registry(REPO)
+    except SourceError as exc:
+        print(f"error: {exc.render()}", file=sys.stderr)
+        return 1
+    which = ap.add_mutually_exclusive_group(required=True)
+    which.add_argument("--edition", choices=registry.ids)
+    which.add_argument("--edition-dir", metavar="DIR",
+                       help="the edition whose folder (or PDF/EPUB folder) is DIR; what "
+                            "book*/build_pdf.sh passes, so that a copied folder builds itself")
     ap.add_argument("--chapter", type=int, default=None,
                     help="build one chapter for proofreading (0 = preface)")
     ap.add_argument("--out", type=Path, default=None,
@@ -806,6 +810,12 @@ def main(argv=None) -> int:
     ap.add_argument("--keep-tex", type=Path, default=None, help="copy book.tex/book.log here (PDF)")
     ap.add_argument("--no-check", action="store_true", help="skip epubcheck (EPUB)")
     args = ap.parse_args(argv)
+    if args.edition_dir:
+        spec = registry.by_dir(Path(args.edition_dir).name)
+        if spec is None:
+            ap.error(f"{args.edition_dir}: not the folder of an edition in manuscripts/book.yml "
+                     f"(add its line to `editions:`)")
+        args.edition = spec.id
     out = args.out or _default_out(args.format, args.edition, args.chapter)
     if args.chapter is not None and args.out is not None and \
             out.resolve() == _default_out(args.format, args.edition, None).resolve():

@@ -1,7 +1,8 @@
 """Executable figures: one matplotlib script per figure, drawn once per edition language.
 
 Text comes from the script's per-language STRINGS table; CJK text uses Noto Sans CJK (SC for
-zh-Hans, TC for zh-Hant). A missing glyph or a font fallback fails the build: no tofu ships.
+zh-Hans, TC for zh-Hant). An edition whose language has no table or fonts of its own uses its
+fallback's (book.yml). A missing glyph or a font fallback fails the build: no tofu ships.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ..cache import Cache, key_of, library_versions
 from ..model import BuildError, FigureImage
 from ..workers import DependencyRecorder, JobResult, run_jobs
 
+#: figure fonts per language; an edition of another language uses its fallback's (book.yml)
 FONT_FAMILIES = {
     "zh-Hans": ["Noto Sans CJK SC", "DejaVu Sans"],
     "zh-Hant": ["Noto Sans CJK TC", "DejaVu Sans"],
@@ -36,6 +38,7 @@ class FigureTask:
     lang: str
     source: str       # chapter file that uses it (for messages)
     line: int
+    langs: tuple[str, ...] = ()   # the edition's fallback languages, nearest first
 
 
 def _setup_matplotlib():
@@ -59,9 +62,15 @@ def _setup_matplotlib():
     return plt
 
 
+def _first(langs: tuple[str, ...], table) -> str | None:
+    return next((lang for lang in langs if lang in table), None)
+
+
 def draw_figure(script: str, lang: str, root: str,
-                formats: tuple[str, ...] = ("svg", "pdf")) -> JobResult:
-    """Worker body: import the script, draw it for `lang`, return the bytes of each format."""
+                formats: tuple[str, ...] = ("svg", "pdf"),
+                fallbacks: tuple[str, ...] = ()) -> JobResult:
+    """Worker body: import the script, draw it for `lang` (with the strings of the nearest of
+    `fallbacks` when the script has none for `lang`), return the bytes of each format."""
     import importlib.util
     import io
     import logging
@@ -74,7 +83,7 @@ def draw_figure(script: str, lang: str, root: str,
                                                 os.path.join(root, ".cache")))
     recorder.files.add(os.path.abspath(script))
     plt = _setup_matplotlib()
-    plt.rcParams["font.family"] = FONT_FAMILIES[lang]
+    plt.rcParams["font.family"] = FONT_FAMILIES[_first((lang, *fallbacks), FONT_FAMILIES)]
     problems: list[str] = []
 
     class FontLog(logging.Handler):
@@ -89,16 +98,18 @@ def draw_figure(script: str, lang: str, root: str,
         warnings.simplefilter("always")
         spec.loader.exec_module(module)
         strings = getattr(module, "STRINGS", None)
-        if not isinstance(strings, dict) or lang not in strings:
+        table = _first((lang, *fallbacks), strings) if isinstance(strings, dict) else None
+        if table is None:
             return JobResult(ok=False, error=f"{script}: STRINGS has no `{lang}` table "
-                             "(one per edition: zh-Hans, en, zh-Hant)")
+                             "(one per edition language, or one for its fallback's: "
+                             + ", ".join((lang, *fallbacks)) + ")")
         keysets = {k: set(v) for k, v in strings.items()}
         if len({frozenset(s) for s in keysets.values()}) > 1:
             return JobResult(ok=False, error=f"{script}: STRINGS tables have different keys: "
                              + "; ".join(f"{k}: {sorted(v)}" for k, v in keysets.items()))
         size = getattr(module, "SIZE", (6.4, 3.6))
         fig = plt.figure(figsize=size)
-        module.draw(fig, strings[lang])
+        module.draw(fig, strings[table])
         fig.tight_layout()
         saved = {}
         for fmt in formats:
@@ -143,8 +154,17 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                              "put it in manuscripts/figures/ and refer to it as figures/NAME.py")
         code = task.script.read_bytes()
         name = f"{fid}|{lang}"
-        fmt_keys = {fmt: key_of("figure", code, lang, library_versions(), FONT_FAMILIES[lang],
-                                fmt) for fmt in formats}
+        fallbacks = tuple(x for x in task.langs if x != lang)
+        font_lang = _first((lang, *fallbacks), FONT_FAMILIES)
+        if font_lang is None:
+            raise BuildError(task.source, task.line, f"no figure fonts for language {lang}",
+                             "give its edition a `fallback` in manuscripts/book.yml, or add "
+                             "its fonts to FONT_FAMILIES in bookkit/resolve/figures.py")
+        # The fallbacks are part of the key only when there are some: the keys of editions
+        # without fallbacks stay those of the caches already built.
+        fmt_keys = {fmt: key_of("figure", code, lang, library_versions(),
+                                FONT_FAMILIES[font_lang], fmt, *([fallbacks] if fallbacks else []))
+                    for fmt in formats}
         memo_key = tuple(sorted(fmt_keys.values()))
         remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and all(
@@ -169,7 +189,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                 memo[memo_key] = (deps, images[(fid, lang)])
             continue
         keys[name], found[name] = (fmt_keys, memo_key), value
-        jobs.append((name, draw_figure, (str(task.script), lang, str(root), missing)))
+        jobs.append((name, draw_figure, (str(task.script), lang, str(root), missing, fallbacks)))
     if drawn is not None:
         drawn.extend(name for name, _f, _a in jobs)
     if jobs:
