@@ -38,7 +38,7 @@ class FigureTask:
     lang: str
     source: str       # chapter file that uses it (for messages)
     line: int
-    langs: tuple[str, ...] = ()   # the edition's fallback languages, nearest first
+    langs: tuple[str, ...] = ()   # its edition's lang, then its fallbacks' (nearest first)
 
 
 def _setup_matplotlib():

@@ -121,3 +121,18 @@ def test_epub(gb_book):
     assert "<dc:language>en-GB</dc:language>" in meta
     assert "Understanding AI Infrastructure" in meta
     assert svgs and "epubcheck clean" in res.stdout
+
+
+def test_no_op_check_watches_the_new_folder(gb_book):
+    """Last: it edits the copy. The no-op fast path fingerprints the registry's folders, so an
+    edit in the new edition's folder is built, not skipped as "up to date"."""
+    assert _run(gb_book, "scripts/build_site.py").returncode == 0   # after the EPUB, written
+    res = _run(gb_book, "scripts/build_site.py")                    # into book-en-gb/
+    assert res.returncode == 0 and "is up to date" in res.stderr, res.stderr
+    chapter = gb_book / "book-en-gb" / "00-preface.md"
+    chapter.write_text(chapter.read_text(encoding="utf-8") + "\nColour, not color.\n",
+                       encoding="utf-8")
+    res = _run(gb_book, "scripts/build_site.py")
+    assert res.returncode == 0 and "is up to date" not in res.stderr, res.stderr
+    page = (gb_book / "build" / "site" / "en-gb" / "preface.html").read_text(encoding="utf-8")
+    assert "Colour, not color." in page
