@@ -40,12 +40,11 @@ def build_site_main(argv: list[str] | None = None) -> int:
     from .editions import book_dirs, load_registry
     from .model import BuildError
     try:
-        registry = load_registry(ROOT)
-        dirs = book_dirs(ROOT)
-    except BuildError as exc:
-        print(f"error: {exc.render()}", file=sys.stderr)
-        return 1
-    unknown = [e for e in args.edition or [] if e not in registry.ids]
+        registry, dirs = load_registry(ROOT), book_dirs(ROOT)
+    except BuildError:
+        # A broken book.yml: the build reports it (and keeps the previous site), --serve shows it.
+        registry, dirs = None, []
+    unknown = [e for e in args.edition or [] if registry and e not in registry.ids]
     if unknown:
         parser.error(f"argument --edition: invalid choice: {unknown[0]!r} "
                      f"(choose from {', '.join(registry.ids)})")

@@ -151,9 +151,13 @@ def serve(builder: Builder, port: int) -> int:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     print(f"serving http://127.0.0.1:{port}/ (Ctrl+C stops)", file=sys.stderr, flush=True)
-    # An edition added to book.yml while serving is watched from the next start.
-    paths = [str(builder.root / p) for p in (*book_dirs(builder.root), *WATCHED)
-             if (builder.root / p).exists()]
+    # An edition added to book.yml while serving is watched from the next start (as are all of
+    # them when book.yml is broken at the start: then only its folder is).
+    try:
+        folders = book_dirs(builder.root)
+    except BuildError:
+        folders = ["manuscripts"]
+    paths = [str(builder.root / p) for p in (*folders, *WATCHED) if (builder.root / p).exists()]
     try:
         for changes in watch(*paths, debounce=30, step=10,
                              watch_filter=lambda _c, p: not p.endswith((".pyc", "~", ".swp"))

@@ -138,3 +138,15 @@ def test_cli_lists_the_editions_and_rejects_unknown_ones():
     bad = subprocess.run([sys.executable, "scripts/build_site.py", "--edition", "fr", "--out",
                           "/nonexistent/site"], cwd=ROOT, capture_output=True, text=True)
     assert bad.returncode == 2 and "invalid choice: 'fr' (choose from zh, en, zh-tw)" in bad.stderr
+
+
+def test_build_with_a_bad_registry_fails_at_its_line(book_copy):
+    config = book_copy / "manuscripts" / "book.yml"
+    text = config.read_text(encoding="utf-8")
+    line = text.splitlines().index(next(x for x in text.splitlines() if "{id: zh-tw" in x)) + 1
+    config.write_text(text.replace("{id: zh-tw,", "{id: zh-tw, fallback: nope,"), encoding="utf-8")
+    res = subprocess.run([sys.executable, "scripts/build_site.py", "--quiet"], cwd=book_copy,
+                         capture_output=True, text=True)
+    assert res.returncode == 1
+    assert f"manuscripts/book.yml:{line}: unknown fallback `nope`" in res.stderr
+    assert "previous site (if any) is intact" in res.stderr
