@@ -29,10 +29,11 @@ REQUIRED_FIELDS = ("id", "dir", "lang", "path")
 OPTIONAL_FIELDS = ("fallback", "name", "locale", "out")
 DEFAULT_FILE_STEM = "AI-Infra-Book"
 _ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-# BCP 47 as this book uses it: language, then optional script (4 letters) and region.
+# BCP 47 as this book uses it: language, then optional script (4 letters) and region. By hand
+# (as CJK_LANGUAGES below): the pinned dependencies have no locale library, and these few
+# subtags are all the build reads from a tag.
 _LANG_RE = re.compile(r"^([a-zA-Z]{2,3})(?:-([A-Z][a-z]{3}))?(?:-([A-Z]{2}|[0-9]{3}))?$")
-# Languages set with CJK typography (xeCJK, CJK quotes and indents in the PDF). Hand-written:
-# the pinned dependencies have no locale database, and this is all the PDF needs to know.
+# Languages set with CJK typography (xeCJK, CJK quotes and indents in the PDF).
 CJK_LANGUAGES = ("zh", "ja", "ko")
 
 
@@ -138,6 +139,9 @@ class Registry:
         return found
 
 
+_memo: dict = {}   # the last registry read, with the text it was read from
+
+
 def load_registry(root: Path) -> Registry:
     """Read and validate the `editions:` list of the book config (clear errors with file:line)."""
     path = Path(root) / BOOK_CONFIG
@@ -151,9 +155,6 @@ def load_registry(root: Path) -> Registry:
     registry = _parse(Path(root), path, text)
     _memo.update(key=key, registry=registry)
     return registry
-
-
-_memo: dict = {}
 
 
 def _parse(root: Path, path: Path, text: str) -> Registry:

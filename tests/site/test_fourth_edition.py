@@ -32,13 +32,14 @@ def _run(root: Path, *args: str, timeout: float = 900) -> subprocess.CompletedPr
 
 def copy_sources(root: Path) -> Path:
     """The book's sources as a checkout has them: editions, calculations, pipeline, scripts,
-    the PDF/EPUB templates, the website (its node_modules linked: only read)."""
+    the PDF/EPUB templates, the website (its node_modules and the .venv linked: only read)."""
     skip = shutil.ignore_patterns("__pycache__", "*.pdf", "*.epub")
     for name in (*book_dirs(ROOT), "calculations", "bookkit", "scripts", "book"):
         shutil.copytree(ROOT / name, root / name, ignore=skip)
     for name in ("templates", "static"):
         shutil.copytree(ROOT / "website" / name, root / "website" / name)
     (root / "website" / "node_modules").symlink_to(ROOT / "website" / "node_modules")
+    (root / ".venv").symlink_to(ROOT / ".venv")    # what book*/build_pdf.sh runs
     return root
 
 
@@ -121,6 +122,17 @@ def test_epub(gb_book):
     assert "<dc:language>en-GB</dc:language>" in meta
     assert "Understanding AI Infrastructure" in meta
     assert svgs and "epubcheck clean" in res.stdout
+
+
+def test_copied_pdf_script_builds_its_own_edition(gb_book):
+    """book-en-gb/build_pdf.sh is book-en's, copied: it finds its edition from its folder."""
+    res = subprocess.run(["bash", "book-en-gb/build_pdf.sh", "--chapter", "0"], cwd=gb_book,
+                         capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, res.stdout + res.stderr
+    pdf = gb_book / "book-en-gb" / "AI-Infra-Book-EN-GB-ch00.pdf"
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    assert re.search(r"^Pages:\s+[1-9]", info, re.M)
+    assert not (gb_book / "book-en" / "AI-Infra-Book-EN-ch00.pdf").exists()
 
 
 def test_no_op_check_watches_the_new_folder(gb_book):
