@@ -810,6 +810,8 @@ def main(argv=None) -> int:
     ap.add_argument("--keep-tex", type=Path, default=None, help="copy book.tex/book.log here (PDF)")
     ap.add_argument("--no-check", action="store_true", help="skip epubcheck (EPUB)")
     args = ap.parse_args(argv)
+    from ..processes import stop_on_signals
+    stop_on_signals()   # SIGTERM stops Pandoc/XeLaTeX and leaves the previous file (processes.py)
     if args.edition_dir:
         spec = registry.by_dir(Path(args.edition_dir).name)
         if spec is None:
