@@ -1,10 +1,12 @@
-/* Book search: lazy-loaded lunr.js 2.3.9 index, CJK bigram tokeniser, results UI.
+/* Book search: lunr.js 2.3.9 over an index built in the browser, CJK bigram tokeniser,
+ * results UI, and the searched words highlighted on the page a result opens.
  *
- * The tokeniser mirrors bookkit/render/cjk.py exactly (tests/search checks parity in Node);
- * index expansion and query mirror bookkit/render/search.py. Loaded with <script defer>;
- * on first focus of #search-input it inserts <script> tags for data-static + "lunr.min.js"
- * and data-root + "search-index.js" (so it works from file:// and under any sub-path).
- * This file is ASCII only on purpose (no charset surprises).
+ * The tokeniser mirrors bookkit/render/cjk.py exactly, and the index build, expansion and
+ * query mirror bookkit/render/search.py (tests/search checks parity in Node and Chromium).
+ * Loaded with <script defer> on every page. When the browser is idle after load (unless the
+ * reader asked to save data), or on first focus of #search-input, it inserts <script> tags
+ * for data-static + "lunr.min.js" and data-root + "search-index.js" (so it works from file://
+ * and under any sub-path), then builds the index in idle slices. ASCII only on purpose.
  */
 (function () {
   "use strict";
@@ -22,6 +24,19 @@
       return false;
     }
     return RE_LN.test(ch);
+  }
+
+  /* A character's class, memoised (a book has a few thousand distinct characters among
+     ~10^5): "C" CJK letter/number, "W" other letter/number, "M" combining mark, "" format
+     character (dropped), " " anything else (a separator). */
+  var CLASS = new Map();
+  function classOf(ch) {
+    var k = CLASS.get(ch);
+    if (k === undefined) {
+      k = RE_LN.test(ch) ? (isCJK(ch) ? "C" : "W") : RE_M.test(ch) ? "M" : RE_CF.test(ch) ? "" : " ";
+      CLASS.set(ch, k);
+    }
+    return k;
   }
 
   /* charmap: object {variant: folded} or undefined; query: bigrams only for CJK runs */
@@ -48,19 +63,16 @@
     }
 
     for (var ch of s) {
-      if (RE_LN.test(ch)) {
-        if (isCJK(ch)) {
-          flushWord();
-          run.push(Object.prototype.hasOwnProperty.call(cmap, ch) ? cmap[ch] : ch);
-        } else {
-          flushRun();
-          word += ch;
-        }
-      } else if (RE_M.test(ch)) {
+      var kind = classOf(ch);
+      if (kind === "C") {
+        flushWord();
+        run.push(Object.prototype.hasOwnProperty.call(cmap, ch) ? cmap[ch] : ch);
+      } else if (kind === "W") {
+        flushRun();
+        word += ch;
+      } else if (kind === "M") {
         if (word) word += ch;
-      } else if (RE_CF.test(ch)) {
-        continue;
-      } else {
+      } else if (kind !== "") {
         flushWord();
         flushRun();
       }
@@ -92,41 +104,87 @@
 
   var K1 = 1.2, B = 0.75;
 
-  /* Postings are text (mirror of search.py encode_postings): varints whose digits are the
-     printable ASCII characters other than quote, apostrophe and backslash; the first 46 end a
-     number, the other 45 carry on. Each posting is 2*gap + (tf > 1), then tf - 2 if tf > 1. */
-  var DIGIT = new Int8Array(128).fill(-1);
-  (function () {
-    var d = 0;
-    for (var c = 0x21; c < 0x7F; c++) {
-      if (c !== 0x22 && c !== 0x27 && c !== 0x5C) DIGIT[c] = d++;
-    }
-  })();
-  var NF = 46, NC = 45;
+  /* ---------------------------------------------------------------- index */
 
-  function decodePostings(text) {
-    var flat = [], value = 0, scale = 1, pendingTf = false, gap = 0;
-    for (var i = 0; i < text.length; i++) {
-      var d = DIGIT[text.charCodeAt(i)];
-      if (d >= NF) { value += (d - NF) * scale; scale *= NC; continue; }
-      var n = value + d * scale;
-      value = 0; scale = 1;
-      if (pendingTf) { flat.push(gap, n + 2); pendingTf = false; }
-      else if (n % 2) { gap = (n - 1) / 2; pendingTf = true; }
-      else flat.push(n / 2, 1);
-    }
-    return flat;
+  /* Built from the shipped text (mirror of search.py _compact_direct, which lunr.py's
+     Builder checks): per field, tokens lowercased, stop words dropped, stemmed; field length =
+     tokens kept; terms numbered in order of first appearance (document, then field); postings
+     [doc gap, tf, ...] per term and field. add() takes one document, so the build can run in
+     idle slices. Latin words are counted for "did you mean". */
+  function Builder(lunr, payload, charmap) {
+    this.lunr = lunr;
+    this.payload = payload;
+    this.charmap = charmap;
+    this.names = payload.fields.map(function (f) { return f[0]; });
+    this.termIndex = new Map();
+    this.terms = [];
+    this.termOf = new Map();
+    this.lengths = this.names.map(function () { return []; });
+    this.postings = this.names.map(function () { return []; });
+    this.last = this.names.map(function () { return []; });
+    this.words = new Map();
+    this.ndocs = 0;
   }
 
-  /* Rebuild lunr's serialised index from the shipped payload (mirror of search.py expand):
-     BM25 field scores with lunr's parameters, 3 decimals, same operations in the same order. */
-  function expand(payload) {
-    var fields = payload.fields.map(function (f) { return f[0]; });
-    var terms = payload.terms ? payload.terms.split(" ") : [];
-    var ndocs = payload.docs.length, nterms = terms.length;
-    var lists = payload.postings.map(function (field) {
-      return nterms ? field.split(" ").map(decodePostings) : [];
-    });
+  Builder.prototype.term = function (tok) {
+    var t = this.termOf.get(tok);
+    if (t === undefined) {
+      var lunr = this.lunr;
+      t = lunr.stopWordFilter(new lunr.Token(tok)) === undefined ? null
+        : lunr.stemmer(new lunr.Token(tok)).toString();
+      this.termOf.set(tok, t);
+    }
+    return t;
+  };
+
+  Builder.prototype.add = function (row) {
+    var doc = this.ndocs++, chapter = this.payload.chapters[row[1]];
+    var texts = { s: row[2], c: chapter === row[2] ? "" : chapter, b: row[3] };
+    var names = this.names, nfields = names.length, termIndex = this.termIndex;
+    var terms = this.terms, postings = this.postings, lasts = this.last, words = this.words;
+    for (var fi = 0; fi < nfields; fi++) {
+      var tokens = tokenize(texts[names[fi]], this.charmap), counts = new Map(), len = 0;
+      for (var i = 0; i < tokens.length; i++) {
+        var tok = tokens[i], term = this.term(tok);
+        if (term === null) continue;
+        len++;
+        counts.set(term, (counts.get(term) || 0) + 1);
+        if (!isCJK(tok)) words.set(tok, (words.get(tok) || 0) + 1);
+      }
+      this.lengths[fi].push(len);
+      var plist = postings[fi], last = lasts[fi];
+      counts.forEach(function (n, term) {
+        var t = termIndex.get(term);
+        if (t === undefined) {
+          t = terms.length;
+          termIndex.set(term, t);
+          terms.push(term);
+          for (var f = 0; f < nfields; f++) { postings[f].push([]); lasts[f].push(0); }
+        }
+        plist[t].push(doc - last[t], n);
+        last[t] = doc;
+      });
+    }
+  };
+
+  Builder.prototype.finish = function () {
+    return { fields: this.payload.fields, terms: this.terms, lengths: this.lengths,
+             postings: this.postings };
+  };
+
+  function buildIndex(lunr, payload, charmap) {
+    var b = new Builder(lunr, payload, charmap);
+    payload.docs.forEach(function (row) { b.add(row); });
+    return b.finish();
+  }
+
+  /* lunr's serialised index from the built terms, lengths and postings (mirror of search.py
+     expand): BM25 field scores with lunr's parameters, 3 decimals, same operations in the same
+     order, so Python and the browser rank alike. */
+  function expand(ix) {
+    var fields = ix.fields.map(function (f) { return f[0]; });
+    var terms = ix.terms, lists = ix.postings;
+    var ndocs = ix.lengths.length ? ix.lengths[0].length : 0, nterms = terms.length;
     var EMPTY = {};   /* lunr only reads a posting's metadata: one shared empty object */
     var postings = terms.map(function () {
       var p = {};
@@ -144,7 +202,7 @@
       return v;
     });
     fields.forEach(function (field, fi) {
-      var lengths = payload.lengths[fi], boost = payload.fields[fi][1], sum = 0;
+      var lengths = ix.lengths[fi], boost = ix.fields[fi][1], sum = 0;
       var fieldVectors = vectors[fi];
       for (var i = 0; i < lengths.length; i++) sum += lengths[i];
       var avg = ndocs ? sum / ndocs : 0;
@@ -204,10 +262,9 @@
     return scored;
   }
 
-  /* Run a query on a loaded index; returns [{ref: doc number, score}], best first. Every term
-     is required. Documents that match the words as typed come first; then, while the last
-     word may be unfinished, documents where it is the start of a word ("bandw"). */
-  function runQuery(lunr, idx, q, charmap) {
+  /* One query: every term required; documents that match the words as typed first, then,
+     while the last word may be unfinished, those where it starts a word ("bandw"). */
+  function runCore(lunr, idx, q, charmap) {
     var terms = queryTerms(lunr, q, charmap);
     if (!terms.length) return [];
     var required = lunr.Query.presence.REQUIRED;
@@ -227,9 +284,129 @@
     return results.slice(0, MAX_RESULTS);
   }
 
+  /* Glossary synonyms: syn = {pairs: [[avoid, use], ...], keep: [words]}, all folded.
+     The query with avoided forms read as the edition's, or null when nothing changes (mirror
+     of search.py rewrite_query): left to right, a keep word is copied whole, else the longest
+     avoided form matching here is replaced. A CJK form matches anywhere; a Latin one from a
+     word start to a word end, or on to the word's end with a trailing "*". */
+  function synonymsFrom(payload) {
+    return { pairs: payload.syn || [], keep: payload.keep || [] };
+  }
+
+  function isWordChar(ch) { var k = classOf(ch); return k === "W" || k === "M"; }
+
+  function formAt(folded, i, form) {
+    var star = form.charAt(form.length - 1) === "*", body = star ? form.slice(0, -1) : form;
+    if (!folded.startsWith(body, i)) return 0;
+    if (!isWordChar(String.fromCodePoint(body.codePointAt(0)))) return body.length;
+    if (i > 0 && isWordChar(lastChar(folded.slice(0, i)))) return 0;
+    var end = i + body.length;
+    if (star) {
+      while (end < folded.length && isWordChar(String.fromCodePoint(folded.codePointAt(end)))) {
+        end += String.fromCodePoint(folded.codePointAt(end)).length;
+      }
+    } else if (end < folded.length && isWordChar(String.fromCodePoint(folded.codePointAt(end)))) {
+      return 0;
+    }
+    return end - i;
+  }
+
+  function lastChar(s) { var a = Array.from(s); return a[a.length - 1]; }
+
+  function rewriteQuery(q, charmap, syn) {
+    if (!syn || !syn.pairs.length) return null;
+    var folded = "";
+    for (var ch of String(q).normalize("NFKC").toLowerCase()) {
+      folded += Object.prototype.hasOwnProperty.call(charmap, ch) ? charmap[ch] : ch;
+    }
+    var out = "", i = 0, changed = false;
+    while (i < folded.length) {
+      var kept = null;
+      syn.keep.forEach(function (w) {
+        if (folded.startsWith(w, i) && (kept === null || w.length > kept.length)) kept = w;
+      });
+      if (kept) { out += kept; i += kept.length; continue; }
+      var best = null, bestLen = 0;
+      syn.pairs.forEach(function (p) {
+        var n = formAt(folded, i, p[0]);
+        if (n > bestLen) { best = p[1]; bestLen = n; }
+      });
+      if (best !== null) { out += best; i += bestLen; changed = true; continue; }
+      var c = String.fromCodePoint(folded.codePointAt(i));
+      out += c;
+      i += c.length;
+    }
+    return changed ? out : null;
+  }
+
+  /* Run a query on a loaded index; returns [{ref: doc number, score}], best first: the
+     query's own results, then those of the query with the glossary's avoided forms read as
+     the edition's (mirror of search.py search). */
+  function runQuery(lunr, idx, q, charmap, syn) {
+    var results = runCore(lunr, idx, q, charmap);
+    var rewritten = rewriteQuery(q, charmap, syn);
+    if (rewritten !== null && results.length < MAX_RESULTS) {
+      var seen = {};
+      results.forEach(function (r) { seen[r.ref] = true; });
+      runCore(lunr, idx, rewritten, charmap).forEach(function (r) {
+        if (!seen[r.ref]) results.push(r);
+      });
+    }
+    return results.slice(0, MAX_RESULTS);
+  }
+
+  /* ---- "did you mean": the closest indexed word to a query word the index lacks */
+
+  function editDistance(a, b, limit) {
+    var n = a.length, m = b.length;
+    if (Math.abs(n - m) > limit) return limit + 1;
+    var prev = [], cur = [], i, j;
+    for (j = 0; j <= m; j++) prev[j] = j;
+    for (i = 1; i <= n; i++) {
+      cur = [i];
+      var rowMin = i;
+      for (j = 1; j <= m; j++) {
+        var v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        cur[j] = v;
+        if (v < rowMin) rowMin = v;
+      }
+      if (rowMin > limit) return limit + 1;
+      prev = cur;
+    }
+    return prev[m];
+  }
+
+  /* words: Map word -> count (the Builder's). A Latin query word whose stem is not indexed is
+     replaced by the indexed word nearest to it (at most 1 edit for words up to 4 letters, 2
+     beyond; ties: the more frequent, then the first in code point order); null when no word
+     needed or found a replacement. */
+  function suggest(lunr, idx, q, charmap, words) {
+    var changed = false;
+    var out = q.split(/(\s+)/).map(function (piece) {
+      var toks = tokenize(piece, charmap, true);
+      if (toks.length !== 1 || isCJK(toks[0]) || /^[0-9]+$/.test(toks[0])) return piece;
+      var w = toks[0];
+      if (lunr.stopWordFilter(new lunr.Token(w)) === undefined) return piece;
+      if (idx.invertedIndex[lunr.stemmer(new lunr.Token(w)).toString()]) return piece;
+      var limit = w.length <= 4 ? 1 : 2, best = null, bestD = 0, bestN = 0;
+      words.forEach(function (count, cand) {
+        var d = editDistance(w, cand, limit);
+        if (d > limit) return;
+        if (best === null || d < bestD || (d === bestD && (count > bestN || (count === bestN && cand < best)))) {
+          best = cand; bestD = d; bestN = count;
+        }
+      });
+      if (best === null) return piece;
+      changed = true;
+      return best;
+    });
+    return changed ? out.join("") : null;
+  }
+
   var api = { tokenize: tokenize, isCJK: isCJK, expand: expand, ln: ln, charmapFromString: charmapFromString,
-              decodePostings: decodePostings,
-              queryTerms: queryTerms, runQuery: runQuery, prefixTerm: prefixTerm };
+              Builder: Builder, buildIndex: buildIndex, queryTerms: queryTerms, runQuery: runQuery,
+              prefixTerm: prefixTerm, rewriteQuery: rewriteQuery, synonymsFrom: synonymsFrom,
+              editDistance: editDistance, suggest: suggest };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   if (typeof document === "undefined" || typeof window === "undefined") return;
 
@@ -239,7 +416,8 @@
   var ROOT = html.getAttribute("data-root") || "./";
   var STATIC = html.getAttribute("data-static") || ROOT + "static/";
   var input, status, list;
-  var state = { idx: null, payload: null, charmap: null, active: -1, items: [], timer: 0 };
+  var state = { idx: null, payload: null, charmap: null, syn: null, words: null, urgent: false,
+                active: -1, items: [], timer: 0 };
   var loading = null, resolveReady, rejectReady;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
   ready.catch(function () {});
@@ -260,17 +438,57 @@
     });
   }
 
-  function load() {
+  /* Run `step(deadline)` when the browser is idle (a stand-in deadline where there is no
+     requestIdleCallback: Safari). */
+  function whenIdle(step) {
+    if (window.requestIdleCallback) return window.requestIdleCallback(step, { timeout: 2000 });
+    return setTimeout(function () {
+      var end = Date.now() + 8;
+      step({ timeRemaining: function () { return Math.max(0, end - Date.now()); } });
+    }, 1);
+  }
+
+  /* Build the index a few documents at a time while the browser is idle; `hurry` (focus,
+     typing) finishes it at once. */
+  var building = null;
+  function build(payload) {
+    var charmap = charmapFromString(payload.charmap);
+    var b = new Builder(window.lunr, payload, charmap), docs = payload.docs, i = 0;
+    return new Promise(function (res) {
+      function step(deadline) {
+        while (i < docs.length && (!deadline || deadline.timeRemaining() > 1)) b.add(docs[i++]);
+        if (i < docs.length) { whenIdle(step); return; }
+        building = null;
+        var idx = window.lunr.Index.load(expand(b.finish()));
+        res({ idx: idx, charmap: charmap, words: b.words });
+      }
+      building = step;
+      if (state.urgent) step(null); else whenIdle(step);
+    });
+  }
+
+  function hurry() {
+    state.urgent = true;
+    if (building) building(null);
+  }
+
+  /* Fetch and build the index; `urgent` when the reader is waiting for it (focus, typing),
+     not when it is prefetched at idle time. */
+  function load(urgent) {
+    if (urgent !== false) hurry();
     if (loading) return loading;
-    if (status && !state.idx) status.textContent = label("loading", "Loading\u2026");
+    if (status && !state.idx && state.urgent) status.textContent = label("loading", "Loading\u2026");
     var lunrReady = window.lunr ? Promise.resolve() : loadScript(STATIC + "lunr.min.js");
     var indexReady = window.bookSearchIndex ? Promise.resolve() : loadScript(ROOT + "search-index.js");
     loading = Promise.all([lunrReady, indexReady]).then(function () {
-      var payload = window.bookSearchIndex;
-      state.payload = payload;
-      state.charmap = charmapFromString(payload.charmap);
-      state.idx = window.lunr.Index.load(expand(payload));
-      if (status) status.textContent = "";
+      state.payload = window.bookSearchIndex;
+      return build(state.payload);
+    }).then(function (built) {
+      state.charmap = built.charmap;
+      state.words = built.words;
+      state.syn = synonymsFrom(state.payload);
+      state.idx = built.idx;
+      if (status && !(input && input.value)) status.textContent = "";
       resolveReady(api);
       if (input && input.value) update();
     }, function (err) {
@@ -282,9 +500,17 @@
     return loading;
   }
 
+  /* Prefetch when the page has loaded and the browser is idle, outside the critical path;
+     not when the reader asked to save data (then the index loads on focus, as before). */
+  function prefetch() {
+    var c = navigator.connection;
+    if (c && (c.saveData || /2g/.test(c.effectiveType || ""))) return;
+    whenIdle(function () { load(false); });
+  }
+
   function query(q) {
     if (!state.idx) return [];
-    return runQuery(window.lunr, state.idx, q, state.charmap).map(function (r) {
+    return runQuery(window.lunr, state.idx, q, state.charmap, state.syn).map(function (r) {
       return state.payload.docs[r.ref][0];
     });
   }
@@ -364,12 +590,46 @@
     }
   }
 
+  /* About 160 characters around the first highlight, cut between words: a Latin word is never
+     cut in the middle (CJK text can be cut anywhere). */
   function snippet(parent, text, terms, prefix) {
-    var r = marksFor(text, terms, prefix), n = r.cps.length, first = r.mark.indexOf(1);
-    var start = first < 0 ? 0 : Math.max(0, first - 30), end = Math.min(n, start + 160);
+    var r = marksFor(text, terms, prefix), cps = r.cps, n = cps.length, first = r.mark.indexOf(1);
+    var start = first < 0 ? 0 : Math.max(0, first - 30), end = Math.min(n, start + 160), k;
+    for (k = 0; start > 0 && k < 25 && isWordChar(cps[start - 1]) && isWordChar(cps[start]); k++) start--;
+    while (start > 0 && isWordChar(cps[start - 1]) && isWordChar(cps[start])) start++;   /* a very long word */
+    for (k = 0; end < n && k < 25 && isWordChar(cps[end - 1]) && isWordChar(cps[end]); k++) end++;
+    while (end < n && end > start && isWordChar(cps[end - 1]) && isWordChar(cps[end])) end--;
+    while (start < end && /\s/.test(cps[start])) start++;
+    while (end > start && /\s/.test(cps[end - 1])) end--;
     if (start > 0) parent.appendChild(document.createTextNode("\u2026"));
-    appendMarked(parent, r.cps, r.mark, start, end);
+    appendMarked(parent, cps, r.mark, start, end);
     if (end < n) parent.appendChild(document.createTextNode("\u2026"));
+  }
+
+  /* The words highlighted in a document, as written there (for the page it opens: ?h=). */
+  function foundWords(doc, terms, prefix) {
+    var out = [];
+    [doc[2], doc[3]].forEach(function (text) {
+      var r = marksFor(text, terms, prefix), i = 0, n = r.cps.length;
+      while (i < n && out.length < 8) {
+        if (!r.mark[i]) { i++; continue; }
+        var j = i;
+        while (j < n && r.mark[j]) j++;
+        var w = r.cps.slice(i, j).join("").trim();
+        if (w && w.length <= 40 && out.indexOf(w) < 0) out.push(w);
+        i = j;
+      }
+    });
+    return out;
+  }
+
+  /* url + ?h=word&h=word (before the #fragment) */
+  function withHighlights(url, words) {
+    if (!words.length) return url;
+    var hash = url.indexOf("#"), base = hash < 0 ? url : url.slice(0, hash);
+    var frag = hash < 0 ? "" : url.slice(hash);
+    return base + (base.indexOf("?") < 0 ? "?" : "&") +
+      words.map(function (w) { return "h=" + encodeURIComponent(w); }).join("&") + frag;
   }
 
   /* ---- rendering */
@@ -420,9 +680,15 @@
       return;
     }
     if (!state.idx) { load(); return; }
-    var results = runQuery(window.lunr, state.idx, q, state.charmap);
+    var results = runQuery(window.lunr, state.idx, q, state.charmap, state.syn);
     var terms = queryTerms(window.lunr, q, state.charmap);
     var prefix = prefixTerm(q, terms);
+    var rewritten = rewriteQuery(q, state.charmap, state.syn);
+    if (rewritten !== null) {
+      queryTerms(window.lunr, rewritten, state.charmap).forEach(function (t) {
+        if (terms.indexOf(t) < 0) terms.push(t);
+      });
+    }
     var chapters = state.payload.chapters;
     results.forEach(function (r, i) {
       var doc = state.payload.docs[r.ref];
@@ -433,6 +699,9 @@
       var a = document.createElement("a");
       a.href = ROOT + doc[0];
       a.tabIndex = -1;
+      /* the page opened highlights the words found (computed on the way there: cheap enough
+         for one document, not for fifty on every key) */
+      a.addEventListener("click", function () { a.href = withHighlights(ROOT + doc[0], foundWords(doc, terms, prefix)); });
       var title = document.createElement("span");
       title.className = "search-title";
       var chapter = chapters[doc[1]];
@@ -459,7 +728,34 @@
     status.textContent = results.length
       ? label("count", "{n} results").replace("{n}", String(results.length))
       : label("none", "No results");
+    if (!results.length) offerSuggestion(q);
     if (results.length) open(); else close();
+  }
+
+  var SUGGEST = { en: "Did you mean {q}?", "zh-Hans": "你是不是要找 {q}？",
+                  "zh-Hant": "你是不是要找 {q}？" };
+
+  /* No results: offer the query with each unknown word replaced by the nearest indexed one,
+     as a button, when that query finds something. */
+  function offerSuggestion(q) {
+    var better = suggest(window.lunr, state.idx, q, state.charmap, state.words);
+    if (better === null || !runQuery(window.lunr, state.idx, better, state.charmap, state.syn).length) return;
+    var text = label("suggest", SUGGEST[html.lang] || SUGGEST.en).split("{q}");
+    status.textContent = label("none", "No results") + " ";
+    var wrap = document.createElement("span");
+    wrap.className = "search-suggest";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = better;
+    button.addEventListener("click", function () {
+      input.value = better;
+      input.focus();
+      update();
+    });
+    wrap.appendChild(document.createTextNode(text[0]));
+    wrap.appendChild(button);
+    wrap.appendChild(document.createTextNode(text.slice(1).join("")));
+    status.appendChild(wrap);
   }
 
   function schedule() {
@@ -470,7 +766,74 @@
   function go(i) {
     var li = state.items[i];
     if (!li) return;
-    window.location.href = li.querySelector("a").href;
+    li.querySelector("a").click();   /* its click handler adds the words to highlight */
+  }
+
+  /* ---- the page a result opened: highlight the searched words (?h=), scroll to the first
+     at or after the #target, and drop ?h= from the address (a reload, a shared link or the
+     next visit shows the page plain). */
+  function highlightPage() {
+    var params = new URLSearchParams(window.location.search), words = params.getAll("h");
+    if (!words.length) return;
+    params.delete("h");
+    var rest = params.toString();
+    try {
+      history.replaceState(history.state, "", window.location.pathname + (rest ? "?" + rest : "") +
+                           window.location.hash);
+    } catch (e) { /* file:// in some browsers: keep the address */ }
+    var scope = document.querySelector("main") || document.body;
+    var alternatives = words.filter(Boolean).map(function (w) {
+      var e = w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      /* a Latin word only as a whole word (not "cache" inside "cached"): */
+      return /^[\p{L}\p{N}]/u.test(w) && !isCJK(Array.from(w)[0]) ? "(?<![\\p{L}\\p{N}])" + e + "(?![\\p{L}\\p{N}])" : e;
+    }).sort(function (a, b) { return b.length - a.length; });
+    if (!alternatives.length) return;
+    var re = new RegExp(alternatives.join("|"), "giu");
+    var walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (node) {
+        var el = node.parentElement;
+        return !el || el.closest("script, style, .katex, svg, .search, header, nav, mark")
+          ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+      }
+    });
+    var nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    var marks = [];
+    nodes.forEach(function (node) {
+      var text = node.nodeValue, m, last = 0, frag = null;
+      re.lastIndex = 0;
+      while ((m = re.exec(text)) !== null) {
+        if (!m[0]) { re.lastIndex++; continue; }
+        frag = frag || document.createDocumentFragment();
+        frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+        var mark = document.createElement("mark");
+        mark.className = "search-hit";
+        mark.textContent = m[0];
+        frag.appendChild(mark);
+        marks.push(mark);
+        last = m.index + m[0].length;
+      }
+      if (frag) {
+        frag.appendChild(document.createTextNode(text.slice(last)));
+        node.parentNode.replaceChild(frag, node);
+      }
+    });
+    if (!marks.length) return;
+    var id = decodeURIComponent(window.location.hash.slice(1)), target = id && document.getElementById(id);
+    var first = marks[0];
+    if (target) {
+      for (var i = 0; i < marks.length; i++) {
+        if (target.compareDocumentPosition(marks[i]) & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY)) {
+          first = marks[i];
+          break;
+        }
+      }
+    }
+    first.classList.add("search-hit-first");
+    function reveal() { first.scrollIntoView({ block: "center" }); }
+    /* after the browser's own jump to the #target */
+    if (document.readyState === "complete") reveal();
+    else window.addEventListener("load", function () { setTimeout(reveal, 0); });
   }
 
   function onKey(e) {
@@ -508,10 +871,13 @@
   }
 
   function init() {
+    highlightPage();
     input = document.getElementById("search-input");
     status = document.getElementById("search-status");
     list = document.getElementById("search-results");
     if (!input || !list || !status) return;
+    if (document.readyState === "complete") prefetch();
+    else window.addEventListener("load", prefetch);
     input.addEventListener("focus", function () { load(); open(); });
     input.addEventListener("input", function () { load(); schedule(); });
     input.addEventListener("keydown", onKey);
