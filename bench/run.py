@@ -809,6 +809,54 @@ def write_results(path: Path, R: dict) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+def search_only(args) -> int:
+    """The search rows alone, ours and MkDocs side by side in one run (MkDocs' site from the
+    latest peers run): a quick, honest check of a search change without the 6-minute bench."""
+    work = args.work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    book = work / "book"
+    adapter.generate(book)
+    root = work / "ours"
+    adapter.adapt_synthetic(book, root)
+    r = run_cmd(build_cmd(root))
+    if r["rc"] != 0:
+        log(r["stderr"][-2000:])
+        return 1
+    site = root / "site"
+    R = {"download": search_download(site), "index_report": index_reports(site),
+         "load": ", ".join(f"{x:.2f}" for x in os.getloadavg())}
+    mk = mkdocs_site()
+    if mk is None:
+        log("no MkDocs site under " + str(PEERBENCH) + ": run the full bench once")
+        return 1
+    for name, base, sel in (("ours", site, ("#search-input", "#search-results li", None)),
+                            ("mkdocs", mk, ("input.md-search__input", ".md-search-result__item",
+                                            MKDOCS_READY_JS))):
+        server = static_server(base)
+        port = server.server_address[1]
+        col = 2 if name == "ours" else 3
+        try:
+            R[name] = browser_search(
+                lambda ed, col=col, port=port, name=name: f"http://127.0.0.1:{port}/"
+                + dict((e[0], e[col]) for e in EDITIONS)[ed] + ("ch07.html" if name == "ours" else "ch07/"),
+                args.runs, sel[0], sel[1], ready_js=sel[2])
+        finally:
+            server.shutdown()
+    (work / "search.json").write_text(json.dumps(R, indent=1, default=str), encoding="utf-8")
+    print(f"load average {R['load']}")
+    print("| edition | ours fetched gzip | MkDocs fetched gzip | ratio | ours first results | MkDocs | ratio |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for ed, *_ in EDITIONS:
+        o, m = R["ours"][ed], R["mkdocs"][ed]
+        print(f"| {ed} | {o['gzip'] / 1024:.1f} KiB | {m['gzip'] / 1024:.1f} KiB | "
+              f"{o['gzip'] / m['gzip']:.2f}× | {o.get('median', float('nan')):.0f} ms "
+              f"({o.get('min', 0):.0f}–{o.get('max', 0):.0f}) | {m.get('median', float('nan')):.0f} ms "
+              f"({m.get('min', 0):.0f}–{m.get('max', 0):.0f}) | "
+              f"{o.get('median', 0) / max(m.get('median', 1), 1e-9):.2f}× |")
+        print(f"|  files | {o['files']} | {m['files']} | | | | |")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Benchmark our pipeline against MkDocs and Hugo.")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per scenario (default 5)")
@@ -822,7 +870,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--results", type=Path, default=HERE / "results.md")
     ap.add_argument("--report-only", type=Path, metavar="BENCH_JSON",
                     help="rewrite the report from an earlier run's WORK/bench.json, run nothing")
+    ap.add_argument("--search-only", action="store_true",
+                    help="only the search rows (download, index breakdown, focus -> first results "
+                         "for ours and MkDocs, in this run); prints them, writes WORK/search.json")
     args = ap.parse_args(argv)
+    if args.search_only:
+        return search_only(args)
     if args.report_only:
         write_results(args.results, json.loads(args.report_only.read_text(encoding="utf-8")))
         log(f"wrote {args.results}")

@@ -142,7 +142,7 @@ class _Reader:
             if plain and plain.translate(table) != plain and all(
                     c != t for c, t in zip(plain, plain.translate(table))):
                 return plain.translate(table)
-            if tok == "^" and arg in ("⊤", "′", "∗", "∘"):
+            if tok == "^" and arg in ("⊤", "′", "∗", "∘", "*", "†"):
                 return arg
             plain = arg.replace("\x00", "")
             return tok + (plain if re.fullmatch(r"[\w.′]+", plain) else "(" + plain + ")")

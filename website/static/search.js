@@ -670,6 +670,12 @@
   }
 
   function update() {
+    var t0 = Date.now();
+    render();
+    state.slow = Date.now() - t0 > 30;
+  }
+
+  function render() {
     clearTimeout(state.timer);
     state.timer = 0;
     var q = input.value;
@@ -747,7 +753,8 @@
     var button = document.createElement("button");
     button.type = "button";
     button.textContent = better;
-    button.addEventListener("click", function () {
+    button.addEventListener("click", function (e) {
+      e.stopPropagation();   /* the button is gone after update(): not an outside click */
       input.value = better;
       input.focus();
       update();
@@ -758,9 +765,11 @@
     status.appendChild(wrap);
   }
 
+  /* Coalesce keystrokes; wait longer only when a search has been slow (a long result list on
+     a slow device), so a built index answers in the next task. */
   function schedule() {
     clearTimeout(state.timer);
-    state.timer = setTimeout(update, 60);
+    state.timer = setTimeout(update, state.slow ? 60 : 0);
   }
 
   function go(i) {
