@@ -316,7 +316,9 @@ def search_download(site: Path) -> dict:
     for name, _key, prefix, _ in EDITIONS:
         files = {"search-index.js": site / prefix / "search-index.js",
                  "lunr.min.js": site / "static" / "lunr.min.js",
-                 "search.js": site / "static" / "search.js"}
+                 "search.js": site / "static" / "search.js",
+                 "search-engine.js": site / "static" / "search-engine.js"}
+        files = {k: p for k, p in files.items() if p.is_file()}
         sizes = {k: (gz(p.read_bytes()), p.stat().st_size) for k, p in files.items()}
         out[name] = {"files": sizes, "gzip": sum(v[0] for v in sizes.values()),
                      "raw": sum(v[1] for v in sizes.values())}
@@ -422,7 +424,9 @@ def browser_search(url_for, runs: int, input_sel: str, result_sel: str,
                     page.wait_for_timeout(300)
                     bodies: list[tuple[str, int, int]] = []
                     for resp in responses:
-                        if not SEARCH_FILE_RE.search(resp.url.split("?")[0].rsplit("/", 1)[-1]):
+                        name = resp.url.split("?")[0].rsplit("/", 1)[-1]
+                        # scripts and data only: neither tool's stylesheets are search downloads
+                        if not SEARCH_FILE_RE.search(name) or name.endswith(".css"):
                             continue
                         try:
                             body = resp.body()

@@ -108,7 +108,7 @@ def node_run(assets):
         ensure_ascii=False,
     )
     proc = subprocess.run(
-        [NODE, "-e", NODE_SCRIPT, str(LUNR_JS), str(STATIC / "search.js")],
+        [NODE, "-e", NODE_SCRIPT, str(LUNR_JS), str(STATIC / "search-engine.js")],
         input=data.encode("utf-8"),
         capture_output=True,
         cwd=ROOT,

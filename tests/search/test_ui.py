@@ -34,10 +34,11 @@ def test_save_data_loads_the_index_only_on_focus(page, server):
     page.on("request", lambda r: requested.append(r.url))
     page.goto(edition_url(server, "zh-Hans"))
     page.wait_for_timeout(1500)
-    assert not any(u.endswith(("search-index.js", "lunr.min.js")) for u in requested)
+    assert not any(u.endswith(("search-index.js", "lunr.min.js", "search-engine.js")) for u in requested)
     page.focus("#search-input")
     page.evaluate("window.bookSearch.ready.then(() => true)")
     assert server + "search-index.js" in requested
+    assert server + "static/search-engine.js" in requested
     assert server + "static/lunr.min.js" in requested
     assert not page.js_errors
 
