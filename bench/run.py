@@ -315,7 +315,6 @@ def search_download(site: Path) -> dict:
     out = {}
     for name, _key, prefix, _ in EDITIONS:
         files = {"search-index.js": site / prefix / "search-index.js",
-                 "lunr.min.js": site / "static" / "lunr.min.js",
                  "search.js": site / "static" / "search.js",
                  "search-engine.js": site / "static" / "search-engine.js"}
         files = {k: p for k, p in files.items() if p.is_file()}

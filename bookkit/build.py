@@ -31,8 +31,7 @@ from .resolve.figures import FigureTask, resolve_figures, svg_size
 from .resolve.numbering import ChapterOutline, number_chapter
 from .workers import Background, JobResult
 
-STATIC_FROM_NODE = {
-    "lunr.min.js": "lunr/lunr.min.js",
+STATIC_FROM_NODE = {   # (lunr.js is not shipped: search-engine.js ranks as lunr does; see search.py)
     "katex/katex.min.css": "katex/dist/katex.min.css",
 }
 

@@ -264,3 +264,35 @@ def test_did_you_mean_for_a_misspelt_word(site_url, browser):
     page.keyboard.type("HBM bandwith")
     expect(suggestion).to_have_text("HBM bandwidth")
     page.close()
+
+
+@pytest.mark.parametrize("lang", list(GOLDEN))
+def test_browser_ranks_as_lunr_on_generated_queries(lang, built_site, site_url, browser):
+    """search-engine.js ranks as lunr.py does (search.py queries through lunr.py's Index) on
+    queries made of the book's own words: one, two and three words, CJK runs, prefixes."""
+    import random
+
+    from bookkit.render.cjk import tokenize
+    from bookkit.render.search import load_payload
+    prefix, _ = GOLDEN[lang]
+    assets = {"search-index.js": (built_site / prefix / "search-index.js").read_bytes()}
+    payload = load_payload(assets)
+    rng = random.Random(11)
+    words = sorted({t for row in payload["docs"] for t in tokenize(row[2] + " " + row[3])
+                    if len(t) > 1})
+    queries = []
+    for _ in range(120):
+        n = rng.choice([1, 1, 2, 3])
+        q = " ".join(rng.choice(words) for _ in range(n))
+        queries.append(q)
+        if q[-1].isascii() and len(q) > 4:
+            queries.append(q[:-2])          # the last word still being typed
+    python = [search(assets, q, lang) for q in queries]
+    assert sum(1 for r in python if len(r) > 1) > 20      # the queries do rank several results
+    page = browser.new_page()
+    page.goto(site_url + prefix + "index.html")
+    page.evaluate("window.bookSearch.load().then(() => window.bookSearch.ready)")
+    js = page.evaluate("qs => qs.map(q => window.bookSearch.query(q))", queries)
+    page.close()
+    mismatches = [(q, p[:3], j[:3]) for q, p, j in zip(queries, python, js) if p != j]
+    assert not mismatches, mismatches[:5]

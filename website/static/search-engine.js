@@ -1,11 +1,11 @@
 /* Book search engine, loaded by search.js when the browser is idle after load or when the
- * reader first focuses the box: lunr.js 2.3.9 over an index built in the browser from the
- * shipped text, the CJK bigram tokeniser, and the results UI.
+ * reader first focuses the box: lunr 2.3.9's ranking over an index built in the browser from
+ * the shipped text, the CJK bigram tokeniser, and the results UI.
  *
  * The tokeniser mirrors bookkit/render/cjk.py exactly, and the index build, expansion and
  * query mirror bookkit/render/search.py (tests/search checks parity in Node and Chromium).
- * It inserts <script> tags for data-static + "lunr.min.js" and data-root + "search-index.js"
- * (so it works from file:// and under any sub-path), then builds the index in idle slices.
+ * It inserts a <script> tag for data-root + "search-index.js" (so it works from file:// and
+ * under any sub-path), then builds the index in idle slices.
  * ASCII only on purpose.
  */
 (function () {
@@ -104,6 +104,69 @@
 
   var K1 = 1.2, B = 0.75;
 
+  /* ---------------------------------------------------------------- words */
+
+  /* lunr's English stop words (search.py uses lunr.py's list; the parity test compares both
+     and lunr.js's). */
+  var STOP = new Set("a able about across after all almost also am among an and any are as at be because been but by can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however i if in into is it its just least let like likely may me might most must my neither no nor not of off often on only or other our own rather said say says she should since so some than that the their them then there these they this tis to too twas us wants was we were what when where which while who whom why will with would yet you your".split(" "));
+  function isStopWord(w) { return STOP.has(w); }
+
+  /* lunr.js 2.3.9's Porter stemmer, as search.py stem_js ports it (the parity test runs it
+     against lunr.js's own on a few thousand words). Why not lunr.js itself: the browser needs
+     only this and the query scorer below, a sixth of its size (search bytes are measured
+     against MkDocs'). */
+  var stem = (function () {
+    var C = "[^aeiou][^aeiouy]*", v = "[aeiouy]", V = v + "[aeiou]*";
+    var mgr0 = new RegExp("^(" + C + ")?" + V + C), meq1 = new RegExp("^(" + C + ")?" + V + C + "(" + V + ")?$");
+    var mgr1 = new RegExp("^(" + C + ")?" + V + C + V + C), sv = new RegExp("^(" + C + ")?" + v);
+    var cvc = new RegExp("^" + C + v + "[^aeiouwxy]$");
+    var step2 = { ational: "ate", tional: "tion", enci: "ence", anci: "ance", izer: "ize", bli: "ble",
+      alli: "al", entli: "ent", eli: "e", ousli: "ous", ization: "ize", ation: "ate", ator: "ate",
+      alism: "al", iveness: "ive", fulness: "ful", ousness: "ous", aliti: "al", iviti: "ive",
+      biliti: "ble", logi: "log" };
+    var step3 = { icate: "ic", ative: "", alize: "al", iciti: "ic", ical: "ic", ful: "", ness: "" };
+    var re2 = new RegExp("^(.+?)(" + Object.keys(step2).join("|") + ")$");
+    var re3 = new RegExp("^(.+?)(" + Object.keys(step3).join("|") + ")$");
+    var re4 = /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
+    var memo = new Map();
+    function porter(w) {
+      if (w.length < 3) return w;
+      var first = w.charAt(0), m;
+      if (first === "y") w = "Y" + w.slice(1);
+      if (/^(.+?)(ss|i)es$/.test(w)) w = w.replace(/^(.+?)(ss|i)es$/, "$1$2");
+      else if (/^(.+?)([^s])s$/.test(w)) w = w.replace(/^(.+?)([^s])s$/, "$1$2");
+      if ((m = /^(.+?)eed$/.exec(w))) {
+        if (mgr0.test(m[1])) w = w.replace(/.$/, "");
+      } else if ((m = /^(.+?)(ed|ing)$/.exec(w))) {
+        if (sv.test(m[1])) {
+          w = m[1];
+          if (/(at|bl|iz)$/.test(w)) w += "e";
+          else if (/([^aeiouylsz])\1$/.test(w)) w = w.replace(/.$/, "");
+          else if (cvc.test(w)) w += "e";
+        }
+      }
+      if ((m = /^(.+?[^aeiou])y$/.exec(w))) w = m[1] + "i";
+      if ((m = re2.exec(w)) && mgr0.test(m[1])) w = m[1] + step2[m[2]];
+      if ((m = re3.exec(w)) && mgr0.test(m[1])) w = m[1] + step3[m[2]];
+      if ((m = re4.exec(w))) {
+        if (mgr1.test(m[1])) w = m[1];
+      } else if ((m = /^(.+?)(s|t)(ion)$/.exec(w))) {
+        if (mgr1.test(m[1] + m[2])) w = m[1] + m[2];
+      }
+      if ((m = /^(.+?)e$/.exec(w))) {
+        if (mgr1.test(m[1]) || (meq1.test(m[1]) && !cvc.test(m[1]))) w = m[1];
+      }
+      if (/ll$/.test(w) && mgr1.test(w)) w = w.replace(/.$/, "");
+      if (first === "y") w = "y" + w.slice(1);
+      return w;
+    }
+    return function (w) {
+      var hit = memo.get(w);
+      if (hit === undefined) { hit = porter(w); memo.set(w, hit); }
+      return hit;
+    };
+  })();
+
   /* ---------------------------------------------------------------- index */
 
   /* Built from the shipped text (mirror of search.py _compact_direct, which lunr.py's
@@ -111,8 +174,7 @@
      tokens kept; terms numbered in order of first appearance (document, then field); postings
      [doc gap, tf, ...] per term and field. add() takes one document, so the build can run in
      idle slices. Latin words are counted for "did you mean". */
-  function Builder(lunr, payload, charmap) {
-    this.lunr = lunr;
+  function Builder(payload, charmap) {
     this.payload = payload;
     this.charmap = charmap;
     this.names = payload.fields.map(function (f) { return f[0]; });
@@ -129,9 +191,7 @@
   Builder.prototype.term = function (tok) {
     var t = this.termOf.get(tok);
     if (t === undefined) {
-      var lunr = this.lunr;
-      t = lunr.stopWordFilter(new lunr.Token(tok)) === undefined ? null
-        : lunr.stemmer(new lunr.Token(tok)).toString();
+      t = isStopWord(tok) ? null : stem(tok);
       this.termOf.set(tok, t);
     }
     return t;
@@ -172,8 +232,8 @@
              postings: this.postings };
   };
 
-  function buildIndex(lunr, payload, charmap) {
-    var b = new Builder(lunr, payload, charmap);
+  function buildIndex(payload, charmap) {
+    var b = new Builder(payload, charmap);
     payload.docs.forEach(function (row) { b.add(row); });
     return b.finish();
   }
@@ -233,14 +293,78 @@
              invertedIndex: inverted, pipeline: ["stemmer"] };
   }
 
+  /* The query side of lunr 2.3.9's Index over the expanded index, for the queries this site
+     makes (every clause required, boost 1, trailing wildcard or none), with lunr's arithmetic
+     in lunr's order: a query vector of clause counts per term, and per matching field of a
+     document dot(query, field vector) / |query| summed over its fields. The browser parity
+     tests hold it to lunr.py's results on every golden query. */
+  function Index(ix) {
+    var terms = new Map(), sorted = [], vectors = new Map();
+    ix.invertedIndex.forEach(function (p) { terms.set(p[0], p[1]); sorted.push(p[0]); });
+    ix.fieldVectors.forEach(function (fv) { vectors.set(fv[0], fv[1]); });
+    this.fields = ix.fields;
+    this.terms = terms;
+    this.sorted = sorted;          /* in code unit order, as lunr's TokenSet walks them */
+    this.vectors = vectors;
+  }
+
+  Index.prototype.expand = function (term, wildcard) {
+    if (!wildcard) return this.terms.has(term) ? [term] : [];
+    var a = this.sorted, lo = 0, hi = a.length, out = [];
+    while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < term) lo = mid + 1; else hi = mid; }
+    for (var i = lo; i < a.length && a[i].lastIndexOf(term, 0) === 0; i++) out.push(a[i]);
+    return out;
+  };
+
+  /* clauses: [{term, wildcard}] -> [{ref, score}] in lunr's order of first match */
+  Index.prototype.query = function (clauses) {
+    var self = this, q = new Map(), refs = new Map(), required = null;
+    for (var c = 0; c < clauses.length; c++) {
+      var expanded = this.expand(clauses[c].term, clauses[c].wildcard);
+      if (!expanded.length) return [];
+      var docs = new Set();
+      expanded.forEach(function (term) {
+        var posting = self.terms.get(term);
+        q.set(posting._index, (q.get(posting._index) || 0) + 1);
+        self.fields.forEach(function (field) {
+          Object.keys(posting[field]).forEach(function (d) {
+            docs.add(d);
+            var ref = field + "/" + d;
+            if (!refs.has(ref)) refs.set(ref, d);
+          });
+        });
+      });
+      if (required === null) required = docs;
+      else required = new Set(Array.from(required).filter(function (d) { return docs.has(d); }));
+    }
+    var qv = Array.from(q.keys()).sort(function (a, b) { return a - b; }).map(function (t) { return [t, q.get(t)]; });
+    var sum = 0;
+    qv.forEach(function (e) { sum += e[1] * e[1]; });
+    var magnitude = Math.sqrt(sum), results = [], byDoc = new Map();
+    refs.forEach(function (d, ref) {
+      if (!required.has(d)) return;
+      var vec = self.vectors.get(ref), dot = 0, i = 0, j = 0;
+      while (i < qv.length && j < vec.length) {
+        var a = qv[i][0], b = vec[j];
+        if (a < b) i += 1;
+        else if (a > b) j += 2;
+        else { dot += qv[i][1] * vec[j + 1]; i += 1; j += 2; }
+      }
+      var score = dot / magnitude || 0, hit = byDoc.get(d);
+      if (hit) hit.score += score;
+      else { hit = { ref: d, score: score }; byDoc.set(d, hit); results.push(hit); }
+    });
+    return results;
+  };
+
   var MAX_RESULTS = 50;
 
-  /* Required terms: query-mode tokens, lunr stop words dropped, deduplicated, lone Latin
-     letters dropped when other terms remain (mirror of search.py query_terms). */
-  function queryTerms(lunr, q, charmap) {
+  /* Required terms: query-mode tokens, stop words dropped, deduplicated, lone Latin letters
+     dropped when other terms remain (mirror of search.py query_terms). */
+  function queryTerms(q, charmap) {
     var seen = [];
     tokenize(q, charmap, true).forEach(function (t) {
-      if (lunr.stopWordFilter(new lunr.Token(t)) === undefined) return;
+      if (isStopWord(t)) return;
       if (seen.indexOf(t) < 0) seen.push(t);
     });
     var words = seen.filter(function (t) { return Array.from(t).length > 1 || isCJK(t); });
@@ -262,24 +386,19 @@
     return scored;
   }
 
-  /* One query: every term required; documents that match the words as typed first, then,
-     while the last word may be unfinished, those where it starts a word ("bandw"). */
-  function runCore(lunr, idx, q, charmap) {
-    var terms = queryTerms(lunr, q, charmap);
+  /* One query: every term required (stemmed); documents that match the words as typed first,
+     then, while the last word may be unfinished, those where it starts a word ("bandw"). */
+  function runCore(idx, q, charmap) {
+    var terms = queryTerms(q, charmap);
     if (!terms.length) return [];
-    var required = lunr.Query.presence.REQUIRED;
-    var results = ranked(idx.query(function (b) {
-      terms.forEach(function (t) { b.term(t, { presence: required }); });
-    }));
+    var results = ranked(idx.query(terms.map(function (t) { return { term: stem(t) }; })));
     var prefix = prefixTerm(q, terms);
     if (prefix && results.length < MAX_RESULTS) {
       var seen = {};
       results.forEach(function (r) { seen[r.ref] = true; });
-      ranked(idx.query(function (b) {
-        terms.slice(0, -1).forEach(function (t) { b.term(t, { presence: required }); });
-        b.term(prefix, { presence: required, usePipeline: false,
-                         wildcard: lunr.Query.wildcard.TRAILING });
-      })).forEach(function (r) { if (!seen[r.ref]) results.push(r); });
+      var clauses = terms.slice(0, -1).map(function (t) { return { term: stem(t) }; });
+      clauses.push({ term: prefix, wildcard: true });
+      ranked(idx.query(clauses)).forEach(function (r) { if (!seen[r.ref]) results.push(r); });
     }
     return results.slice(0, MAX_RESULTS);
   }
@@ -342,13 +461,13 @@
   /* Run a query on a loaded index; returns [{ref: doc number, score}], best first: the
      query's own results, then those of the query with the glossary's avoided forms read as
      the edition's (mirror of search.py search). */
-  function runQuery(lunr, idx, q, charmap, syn) {
-    var results = runCore(lunr, idx, q, charmap);
+  function runQuery(idx, q, charmap, syn) {
+    var results = runCore(idx, q, charmap);
     var rewritten = rewriteQuery(q, charmap, syn);
     if (rewritten !== null && results.length < MAX_RESULTS) {
       var seen = {};
       results.forEach(function (r) { seen[r.ref] = true; });
-      runCore(lunr, idx, rewritten, charmap).forEach(function (r) {
+      runCore(idx, rewritten, charmap).forEach(function (r) {
         if (!seen[r.ref]) results.push(r);
       });
     }
@@ -380,14 +499,13 @@
      replaced by the indexed word nearest to it (at most 1 edit for words up to 4 letters, 2
      beyond; ties: the more frequent, then the first in code point order); null when no word
      needed or found a replacement. */
-  function suggest(lunr, idx, q, charmap, words) {
+  function suggest(idx, q, charmap, words) {
     var changed = false;
     var out = q.split(/(\s+)/).map(function (piece) {
       var toks = tokenize(piece, charmap, true);
       if (toks.length !== 1 || isCJK(toks[0]) || /^[0-9]+$/.test(toks[0])) return piece;
       var w = toks[0];
-      if (lunr.stopWordFilter(new lunr.Token(w)) === undefined) return piece;
-      if (idx.invertedIndex[lunr.stemmer(new lunr.Token(w)).toString()]) return piece;
+      if (isStopWord(w) || idx.terms.has(stem(w))) return piece;
       var limit = w.length <= 4 ? 1 : 2, best = null, bestD = 0, bestN = 0;
       words.forEach(function (count, cand) {
         var d = editDistance(w, cand, limit);
@@ -404,7 +522,8 @@
   }
 
   var api = { tokenize: tokenize, isCJK: isCJK, expand: expand, ln: ln, charmapFromString: charmapFromString,
-              Builder: Builder, buildIndex: buildIndex, queryTerms: queryTerms, runQuery: runQuery,
+              Builder: Builder, buildIndex: buildIndex, Index: Index, stem: stem, isStopWord: isStopWord,
+              queryTerms: queryTerms, runQuery: runQuery,
               prefixTerm: prefixTerm, rewriteQuery: rewriteQuery, synonymsFrom: synonymsFrom,
               editDistance: editDistance, suggest: suggest };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
@@ -453,13 +572,13 @@
   var building = null;
   function build(payload) {
     var charmap = charmapFromString(payload.charmap);
-    var b = new Builder(window.lunr, payload, charmap), docs = payload.docs, i = 0;
+    var b = new Builder(payload, charmap), docs = payload.docs, i = 0;
     return new Promise(function (res) {
       function step(deadline) {
         while (i < docs.length && (!deadline || deadline.timeRemaining() > 1)) b.add(docs[i++]);
         if (i < docs.length) { whenIdle(step); return; }
         building = null;
-        var idx = window.lunr.Index.load(expand(b.finish()));
+        var idx = new Index(expand(b.finish()));
         res({ idx: idx, charmap: charmap, words: b.words });
       }
       building = step;
@@ -478,9 +597,8 @@
     if (urgent !== false) hurry();
     if (loading) return loading;
     if (status && !state.idx && state.urgent) status.textContent = label("loading", "Loading\u2026");
-    var lunrReady = window.lunr ? Promise.resolve() : loadScript(STATIC + "lunr.min.js");
     var indexReady = window.bookSearchIndex ? Promise.resolve() : loadScript(ROOT + "search-index.js");
-    loading = Promise.all([lunrReady, indexReady]).then(function () {
+    loading = indexReady.then(function () {
       state.payload = window.bookSearchIndex;
       return build(state.payload);
     }).then(function (built) {
@@ -502,7 +620,7 @@
 
   function query(q) {
     if (!state.idx) return [];
-    return runQuery(window.lunr, state.idx, q, state.charmap, state.syn).map(function (r) {
+    return runQuery(state.idx, q, state.charmap, state.syn).map(function (r) {
       return state.payload.docs[r.ref][0];
     });
   }
@@ -528,7 +646,7 @@
     terms.forEach(function (t) {
       var a = Array.from(t);
       if (a.every(isCJK)) cjkTerms.push(a);
-      else latin[window.lunr.stemmer(new window.lunr.Token(t)).toString()] = true;
+      else latin[stem(t)] = true;
     });
     var folded = cps.map(foldChar);
     cjkTerms.forEach(function (a) {
@@ -550,7 +668,7 @@
           var hit = wordMemo.hits.get(word);
           if (hit === undefined) {
             hit = tokenize(word).some(function (w) {
-              return latin[window.lunr.stemmer(new window.lunr.Token(w)).toString()] ||
+              return latin[stem(w)] ||
                 (prefix !== null && prefix !== undefined && w.lastIndexOf(prefix, 0) === 0);
             });
             wordMemo.hits.set(word, hit);
@@ -678,12 +796,12 @@
       return;
     }
     if (!state.idx) { load(); return; }
-    var results = runQuery(window.lunr, state.idx, q, state.charmap, state.syn);
-    var terms = queryTerms(window.lunr, q, state.charmap);
+    var results = runQuery(state.idx, q, state.charmap, state.syn);
+    var terms = queryTerms(q, state.charmap);
     var prefix = prefixTerm(q, terms);
     var rewritten = rewriteQuery(q, state.charmap, state.syn);
     if (rewritten !== null) {
-      queryTerms(window.lunr, rewritten, state.charmap).forEach(function (t) {
+      queryTerms(rewritten, state.charmap).forEach(function (t) {
         if (terms.indexOf(t) < 0) terms.push(t);
       });
     }
@@ -736,8 +854,8 @@
   /* No results: offer the query with each unknown word replaced by the nearest indexed one,
      as a button, when that query finds something. */
   function offerSuggestion(q) {
-    var better = suggest(window.lunr, state.idx, q, state.charmap, state.words);
-    if (better === null || !runQuery(window.lunr, state.idx, better, state.charmap, state.syn).length) return;
+    var better = suggest(state.idx, q, state.charmap, state.words);
+    if (better === null || !runQuery(state.idx, better, state.charmap, state.syn).length) return;
     var text = label("suggest", SUGGEST[html.lang] || SUGGEST.en).split("{q}");
     status.textContent = label("none", "No results") + " ";
     var wrap = document.createElement("span");
