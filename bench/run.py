@@ -423,9 +423,9 @@ def browser_search(url_for, runs: int, input_sel: str, result_sel: str,
                     page.wait_for_timeout(300)
                     bodies: list[tuple[str, int, int]] = []
                     for resp in responses:
-                        name = resp.url.split("?")[0].rsplit("/", 1)[-1]
+                        fname = resp.url.split("?")[0].rsplit("/", 1)[-1]
                         # scripts and data only: neither tool's stylesheets are search downloads
-                        if not SEARCH_FILE_RE.search(name) or name.endswith(".css"):
+                        if not SEARCH_FILE_RE.search(fname) or fname.endswith(".css"):
                             continue
                         try:
                             body = resp.body()

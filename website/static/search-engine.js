@@ -1,13 +1,6 @@
-/* Book search engine, loaded by search.js when the browser is idle after load or when the
- * reader first focuses the box: lunr 2.3.9's ranking over an index built in the browser from
- * the shipped text, the CJK bigram tokeniser, and the results UI.
- *
- * The tokeniser mirrors bookkit/render/cjk.py exactly, and the index build, expansion and
- * query mirror bookkit/render/search.py (tests/search checks parity in Node and Chromium).
- * It inserts a <script> tag for data-root + "search-index.js" (so it works from file:// and
- * under any sub-path), then builds the index in idle slices.
- * ASCII only on purpose.
- */
+/* Book search engine (loaded by search.js): the index built from data-root + "search-index.js"
+ * in idle slices, lunr 2.3.9's ranking, the results UI. Mirrors bookkit/render/cjk.py and
+ * search.py, whose docstrings explain; tests/search checks parity. ASCII only on purpose. */
 (function () {
   "use strict";
 
@@ -26,9 +19,8 @@
     return RE_LN.test(ch);
   }
 
-  /* A character's class, memoised (a book has a few thousand distinct characters among
-     ~10^5): "C" CJK letter/number, "W" other letter/number, "M" combining mark, "" format
-     character (dropped), " " anything else (a separator). */
+  /* A character's class, memoised: "C" CJK, "W" other letter/number, "M" mark, "" format
+     (dropped), " " separator. */
   var CLASS = new Map();
   function classOf(ch) {
     var k = CLASS.get(ch);
@@ -111,10 +103,8 @@
   var STOP = new Set("a able about across after all almost also am among an and any are as at be because been but by can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however i if in into is it its just least let like likely may me might most must my neither no nor not of off often on only or other our own rather said say says she should since so some than that the their them then there these they this tis to too twas us wants was we were what when where which while who whom why will with would yet you your".split(" "));
   function isStopWord(w) { return STOP.has(w); }
 
-  /* lunr.js 2.3.9's Porter stemmer, as search.py stem_js ports it (the parity test runs it
-     against lunr.js's own on a few thousand words). Why not lunr.js itself: the browser needs
-     only this and the query scorer below, a sixth of its size (search bytes are measured
-     against MkDocs'). */
+  /* lunr.js 2.3.9's stemmer, as search.py stem_js ports it (parity-tested against lunr.js).
+     Why not lunr.js: the browser needs only this and the scorer below, a sixth of its bytes. */
   var stem = (function () {
     var C = "[^aeiou][^aeiouy]*", v = "[aeiouy]", V = v + "[aeiou]*";
     var mgr0 = new RegExp("^(" + C + ")?" + V + C), meq1 = new RegExp("^(" + C + ")?" + V + C + "(" + V + ")?$");
@@ -169,11 +159,8 @@
 
   /* ---------------------------------------------------------------- index */
 
-  /* Built from the shipped text (mirror of search.py _compact_direct, which lunr.py's
-     Builder checks): per field, tokens lowercased, stop words dropped, stemmed; field length =
-     tokens kept; terms numbered in order of first appearance (document, then field); postings
-     [doc gap, tf, ...] per term and field. add() takes one document, so the build can run in
-     idle slices. Latin words are counted for "did you mean". */
+  /* The index from the shipped text (mirror of search.py _compact_direct); add() takes one
+     document, so the build can run in idle slices; Latin words are counted for "did you mean". */
   function Builder(payload, charmap) {
     this.payload = payload;
     this.charmap = charmap;
@@ -238,9 +225,7 @@
     return b.finish();
   }
 
-  /* lunr's serialised index from the built terms, lengths and postings (mirror of search.py
-     expand): BM25 field scores with lunr's parameters, 3 decimals, same operations in the same
-     order, so Python and the browser rank alike. */
+  /* lunr's serialised index with BM25 field scores (mirror of search.py expand) */
   function expand(ix) {
     var fields = ix.fields.map(function (f) { return f[0]; });
     var terms = ix.terms, lists = ix.postings;
@@ -293,11 +278,9 @@
              invertedIndex: inverted, pipeline: ["stemmer"] };
   }
 
-  /* The query side of lunr 2.3.9's Index over the expanded index, for the queries this site
-     makes (every clause required, boost 1, trailing wildcard or none), with lunr's arithmetic
-     in lunr's order: a query vector of clause counts per term, and per matching field of a
-     document dot(query, field vector) / |query| summed over its fields. The browser parity
-     tests hold it to lunr.py's results on every golden query. */
+  /* lunr 2.3.9's Index.query for this site's queries (clauses required, boost 1, trailing
+     wildcard or none), same arithmetic in the same order: per matching field of a document,
+     dot(query, field vector) / |query|, summed. Parity tests hold it to lunr.py. */
   function Index(ix) {
     var terms = new Map(), sorted = [], vectors = new Map();
     ix.invertedIndex.forEach(function (p) { terms.set(p[0], p[1]); sorted.push(p[0]); });
@@ -359,8 +342,7 @@
 
   var MAX_RESULTS = 50;
 
-  /* Required terms: query-mode tokens, stop words dropped, deduplicated, lone Latin letters
-     dropped when other terms remain (mirror of search.py query_terms). */
+  /* mirror of search.py query_terms */
   function queryTerms(q, charmap) {
     var seen = [];
     tokenize(q, charmap, true).forEach(function (t) {
@@ -371,8 +353,7 @@
     return words.length ? words : seen;
   }
 
-  /* The query's last term, if it may be a word still being typed: Latin letters or digits,
-     at least three, and no space after it (mirror of search.py prefix_term). */
+  /* mirror of search.py prefix_term */
   function prefixTerm(q, terms) {
     var last = terms[terms.length - 1];
     if (!last || /\s$/.test(q) || Array.from(last).length < 3) return null;
@@ -386,8 +367,7 @@
     return scored;
   }
 
-  /* One query: every term required (stemmed); documents that match the words as typed first,
-     then, while the last word may be unfinished, those where it starts a word ("bandw"). */
+  /* mirror of search.py _run */
   function runCore(idx, q, charmap) {
     var terms = queryTerms(q, charmap);
     if (!terms.length) return [];
@@ -403,11 +383,7 @@
     return results.slice(0, MAX_RESULTS);
   }
 
-  /* Glossary synonyms: syn = {pairs: [[avoid, use], ...], keep: [words]}, all folded.
-     The query with avoided forms read as the edition's, or null when nothing changes (mirror
-     of search.py rewrite_query): left to right, a keep word is copied whole, else the longest
-     avoided form matching here is replaced. A CJK form matches anywhere; a Latin one from a
-     word start to a word end, or on to the word's end with a trailing "*". */
+  /* Glossary synonyms (mirror of search.py Synonyms, _form_at, rewrite_query) */
   function synonymsFrom(payload) {
     return { pairs: payload.syn || [], keep: payload.keep || [] };
   }
@@ -458,9 +434,7 @@
     return changed ? out : null;
   }
 
-  /* Run a query on a loaded index; returns [{ref: doc number, score}], best first: the
-     query's own results, then those of the query with the glossary's avoided forms read as
-     the edition's (mirror of search.py search). */
+  /* [{ref, score}], best first (mirror of search.py search) */
   function runQuery(idx, q, charmap, syn) {
     var results = runCore(idx, q, charmap);
     var rewritten = rewriteQuery(q, charmap, syn);
@@ -495,10 +469,8 @@
     return prev[m];
   }
 
-  /* words: Map word -> count (the Builder's). A Latin query word whose stem is not indexed is
-     replaced by the indexed word nearest to it (at most 1 edit for words up to 4 letters, 2
-     beyond; ties: the more frequent, then the first in code point order); null when no word
-     needed or found a replacement. */
+  /* A Latin query word whose stem is not indexed -> the nearest indexed word (at most 1 edit
+     up to 4 letters, else 2; ties: more frequent, then code point order); null if none. */
   function suggest(idx, q, charmap, words) {
     var changed = false;
     var out = q.split(/(\s+)/).map(function (piece) {

@@ -1,10 +1,7 @@
-/* Book search, on every page (small on purpose: it is in each page's critical bytes).
- *
- * Loads search-engine.js (and with it lunr.js and the edition's search-index.js) when the
- * browser is idle after the page has loaded, outside the critical path, unless the reader
- * asked to save data; else on the first focus of #search-input. "/" focuses the box. On the
- * page a result opened, highlights the searched words (?h=). ASCII only on purpose.
- */
+/* Book search on every page (small: it is in each page's critical bytes): loads
+ * search-engine.js and the index when the browser is idle after load (not with Save-Data: then
+ * on focus), "/" focuses the box, and the page a result opened highlights the words (?h=).
+ * ASCII only on purpose. */
 (function () {
   "use strict";
 
@@ -47,9 +44,8 @@
     whenIdle(function () { load(false).catch(function () {}); });
   }
 
-  /* ---- the page a result opened: highlight the searched words (?h=), scroll to the first
-     at or after the #target, and drop ?h= from the address (a reload, a shared link or the
-     next visit shows the page plain). */
+  /* Highlight ?h= words, scroll to the first at or after the #target, drop ?h= from the
+     address (a reload or a shared link shows the page plain). */
   function highlightPage() {
     var params = new URLSearchParams(window.location.search), words = params.getAll("h");
     if (!words.length) return;
