@@ -1,26 +1,24 @@
-"""Build-time search index (one per edition), and the Python side of the query.
+"""The search data (one file per edition), and the Python side of the query.
 
-Each edition gets one ``search-index.js`` that sets ``window.bookSearchIndex``. It is built
-with the Python ``lunr`` package over text pre-tokenised by :mod:`bookkit.render.cjk`, and
-loaded by lunr.js 2.3.9 (``website/static/search.js``) when the reader first focuses the box.
+Each edition gets one ``search-index.js`` that sets ``window.bookSearchIndex``: the section
+texts and titles, the Traditional/Simplified fold map and the glossary's query synonyms. It
+ships no index: ``website/static/search-engine.js`` tokenises the same text with the same
+rules (:mod:`bookkit.render.cjk`) and builds the same index in the browser when it is idle
+after load, as MkDocs does; the text, needed for snippets anyway, compresses far better than
+postings of CJK bigrams (zh: 45 KiB gzipped in all, against 54 KiB for the index alone).
 
 Shipped format: ``window.bookSearchIndex=JSON.parse('...')`` (V8 parses a JSON string
 several times faster than the same object literal), UTF-8 with a BOM so it decodes right
-whatever the page's or server's charset. The JSON:
+whatever the page's or server's charset. The JSON: ``{"v": 4, "lang", "fields": [[name,
+boost], ...], "chapters": [...], "docs": [[url, chapter_no, section, text], ...], "charmap":
+"t1s1t2s2...", "syn": [[avoid, use], ...], "keep": [word, ...]}`` (``syn``/``keep`` only for
+an edition with a glossary).
 
-``{"v": 3, "fields": [[name, boost], ...], "terms": "t0 t1 ...", "lengths": [[field length
-per doc] per field], "postings": ["<term 0> <term 1> ..." per field], "lang", "chapters":
-[...], "docs": [[url, chapter_no, section, text], ...], "charmap": "t1s1t2s2..."}``
-
-A term's postings in a field are varints (see `encode_postings`): per document that has the
-term, the gap from the previous such document and the term frequency.
-
-This is lunr's index without the redundancy: with an empty metadata whitelist every posting
-``invertedIndex[term][field][doc]`` is ``{}``, so postings plus term frequencies and field
-lengths are enough. :func:`expand` (and ``expand`` in search.js) rebuilds the serialised
-lunr index, computing lunr's BM25 vector scores with bit-identical arithmetic on both sides;
-refs are doc positions. Scores are not shipped (they were most of the gzipped size). The
-text is shipped once, for snippets; the lunr part stores none of it.
+:func:`index_payload` is the index the browser builds (`_compact_direct`, held equal to lunr.py's
+Builder by a test); :func:`expand` turns it into lunr's serialised index with lunr's BM25 field
+scores, computed with bit-identical arithmetic on both sides; :func:`search` queries it with
+lunr.py, and search-engine.js ranks the same way without shipping lunr.js (the browser tests
+compare the two on every golden query).
 """
 
 from __future__ import annotations
@@ -333,10 +331,8 @@ def build_search_assets(docs: list[SearchDoc], lang: str,
                         synonyms: Synonyms | None = None) -> dict[str, bytes]:
     """Build ``{"search-index.js": bytes}`` for one edition; same input, same bytes.
 
-    Ships the documents (and the fold map, and the glossary's synonyms), not the index: the
-    browser tokenises the same text with the same rules and builds the same index
-    (`index_payload`), as MkDocs does; the text is needed for snippets anyway, and it
-    compresses far better than postings of CJK bigrams.
+    ``synonyms``: the edition's glossary (`glossary_synonyms`), so a query in an avoided form
+    (Mainland 带宽 on the zh-tw site) also finds the edition's (頻寬).
     """
     if lang not in LANGS:
         raise ValueError(f"unknown edition language {lang!r}; expected one of {LANGS}")
