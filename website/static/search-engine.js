@@ -225,74 +225,42 @@
     return b.finish();
   }
 
-  /* lunr's serialised index with BM25 field scores (mirror of search.py expand) */
-  function expand(ix) {
-    var fields = ix.fields.map(function (f) { return f[0]; });
-    var terms = ix.terms, lists = ix.postings;
-    var ndocs = ix.lengths.length ? ix.lengths[0].length : 0, nterms = terms.length;
-    var EMPTY = {};   /* lunr only reads a posting's metadata: one shared empty object */
-    var postings = terms.map(function () {
-      var p = {};
-      fields.forEach(function (f) { p[f] = {}; });
-      return p;
-    });
-    var df = new Array(nterms).fill(0);
-    lists.forEach(function (field) {
-      field.forEach(function (flat, t) { df[t] += flat.length / 2; });
-    });
-    var idf = df.map(function (d) { return ln(1 + Math.abs((ndocs - d + 0.5) / (d + 0.5))); });
-    var vectors = fields.map(function () {
-      var v = new Array(ndocs);
-      for (var d = 0; d < ndocs; d++) v[d] = [];
-      return v;
-    });
-    fields.forEach(function (field, fi) {
-      var lengths = ix.lengths[fi], boost = ix.fields[fi][1], sum = 0;
-      var fieldVectors = vectors[fi];
-      for (var i = 0; i < lengths.length; i++) sum += lengths[i];
-      var avg = ndocs ? sum / ndocs : 0;
-      lists[fi].forEach(function (flat, t) {
-        var doc = 0, termPostings = postings[t][field], w = idf[t];
-        for (var j = 0; j < flat.length; j += 2) {
-          doc += flat[j];
-          var tf = flat[j + 1];
-          var score = w * ((K1 + 1) * tf) / (K1 * (1 - B + B * (lengths[doc] / avg)) + tf);
-          score = score * boost;
-          score = Math.floor(score * 1000 + 0.5) / 1000;
-          fieldVectors[doc].push(t, score);
-          termPostings[doc] = EMPTY;
-        }
-      });
-    });
-    var fieldVectors = [];
-    fields.forEach(function (field, fi) {
-      for (var d = 0; d < ndocs; d++) fieldVectors.push([field + "/" + d, vectors[fi][d]]);
-    });
-    var inverted = terms.map(function (term, i) {
-      var posting = { _index: i };
-      fields.forEach(function (f) { posting[f] = postings[i][f]; });
-      return [term, posting];
-    });
-    inverted.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0; });
-    return { version: "2.3.9", fields: fields, fieldVectors: fieldVectors,
-             invertedIndex: inverted, pipeline: ["stemmer"] };
-  }
-
   /* lunr 2.3.9's Index.query for this site's queries (clauses required, boost 1, trailing
-     wildcard or none), same arithmetic in the same order: per matching field of a document,
+     wildcard or none) over the built postings, same arithmetic in the same order: a term's
+     BM25 field score as search.py expand computes it (taken only for the query's terms: no
+     vectors are built for the rest), and per matching field of a document
      dot(query, field vector) / |query|, summed. Parity tests hold it to lunr.py. */
   function Index(ix) {
-    var terms = new Map(), sorted = [], vectors = new Map();
-    ix.invertedIndex.forEach(function (p) { terms.set(p[0], p[1]); sorted.push(p[0]); });
-    ix.fieldVectors.forEach(function (fv) { vectors.set(fv[0], fv[1]); });
-    this.fields = ix.fields;
-    this.terms = terms;
-    this.sorted = sorted;          /* in code unit order, as lunr's TokenSet walks them */
-    this.vectors = vectors;
+    var self = this;
+    this.ix = ix;
+    this.boosts = ix.fields.map(function (f) { return f[1]; });
+    this.ndocs = ix.lengths.length ? ix.lengths[0].length : 0;
+    this.avg = ix.lengths.map(function (lengths) {
+      var sum = 0;
+      for (var i = 0; i < lengths.length; i++) sum += lengths[i];
+      return self.ndocs ? sum / self.ndocs : 0;
+    });
+    this.termIndex = new Map();
+    ix.terms.forEach(function (t, i) { self.termIndex.set(t, i); });
+    this.sorted = ix.terms.slice().sort();   /* code unit order, as lunr's TokenSet walks them */
+    this.idf = new Map();
   }
 
+  Index.prototype.weight = function (t, fi, doc, tf) {
+    var ix = this.ix, w = this.idf.get(t);
+    if (w === undefined) {
+      var d = 0, ndocs = this.ndocs;
+      for (var f = 0; f < ix.postings.length; f++) d += ix.postings[f][t].length / 2;
+      w = ln(1 + Math.abs((ndocs - d + 0.5) / (d + 0.5)));
+      this.idf.set(t, w);
+    }
+    var score = w * ((K1 + 1) * tf) / (K1 * (1 - B + B * (ix.lengths[fi][doc] / this.avg[fi])) + tf);
+    score = score * this.boosts[fi];
+    return Math.floor(score * 1000 + 0.5) / 1000;
+  };
+
   Index.prototype.expand = function (term, wildcard) {
-    if (!wildcard) return this.terms.has(term) ? [term] : [];
+    if (!wildcard) return this.termIndex.has(term) ? [term] : [];
     var a = this.sorted, lo = 0, hi = a.length, out = [];
     while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < term) lo = mid + 1; else hi = mid; }
     for (var i = lo; i < a.length && a[i].lastIndexOf(term, 0) === 0; i++) out.push(a[i]);
@@ -301,41 +269,40 @@
 
   /* clauses: [{term, wildcard}] -> [{ref, score}] in lunr's order of first match */
   Index.prototype.query = function (clauses) {
-    var self = this, q = new Map(), refs = new Map(), required = null;
+    var self = this, ix = this.ix, q = new Map(), refs = new Map(), required = null;
     for (var c = 0; c < clauses.length; c++) {
       var expanded = this.expand(clauses[c].term, clauses[c].wildcard);
       if (!expanded.length) return [];
       var docs = new Set();
       expanded.forEach(function (term) {
-        var posting = self.terms.get(term);
-        q.set(posting._index, (q.get(posting._index) || 0) + 1);
-        self.fields.forEach(function (field) {
-          Object.keys(posting[field]).forEach(function (d) {
-            docs.add(d);
-            var ref = field + "/" + d;
-            if (!refs.has(ref)) refs.set(ref, d);
-          });
-        });
+        var t = self.termIndex.get(term);
+        q.set(t, (q.get(t) || 0) + 1);
+        for (var fi = 0; fi < ix.postings.length; fi++) {
+          var flat = ix.postings[fi][t], doc = 0;
+          for (var j = 0; j < flat.length; j += 2) {
+            doc += flat[j];
+            docs.add(doc);
+            var key = fi * self.ndocs + doc, ref = refs.get(key);
+            if (!ref) { ref = { fi: fi, doc: doc, tf: new Map() }; refs.set(key, ref); }
+            ref.tf.set(t, flat[j + 1]);
+          }
+        }
       });
       if (required === null) required = docs;
       else required = new Set(Array.from(required).filter(function (d) { return docs.has(d); }));
     }
-    var qv = Array.from(q.keys()).sort(function (a, b) { return a - b; }).map(function (t) { return [t, q.get(t)]; });
-    var sum = 0;
-    qv.forEach(function (e) { sum += e[1] * e[1]; });
+    var qt = Array.from(q.keys()).sort(function (a, b) { return a - b; }), sum = 0;
+    qt.forEach(function (t) { sum += q.get(t) * q.get(t); });
     var magnitude = Math.sqrt(sum), results = [], byDoc = new Map();
-    refs.forEach(function (d, ref) {
-      if (!required.has(d)) return;
-      var vec = self.vectors.get(ref), dot = 0, i = 0, j = 0;
-      while (i < qv.length && j < vec.length) {
-        var a = qv[i][0], b = vec[j];
-        if (a < b) i += 1;
-        else if (a > b) j += 2;
-        else { dot += qv[i][1] * vec[j + 1]; i += 1; j += 2; }
-      }
-      var score = dot / magnitude || 0, hit = byDoc.get(d);
+    refs.forEach(function (ref) {
+      if (!required.has(ref.doc)) return;
+      var dot = 0;
+      Array.from(ref.tf.keys()).sort(function (a, b) { return a - b; }).forEach(function (t) {
+        dot += q.get(t) * self.weight(t, ref.fi, ref.doc, ref.tf.get(t));
+      });
+      var score = dot / magnitude || 0, hit = byDoc.get(ref.doc);
       if (hit) hit.score += score;
-      else { hit = { ref: d, score: score }; byDoc.set(d, hit); results.push(hit); }
+      else { hit = { ref: ref.doc, score: score }; byDoc.set(ref.doc, hit); results.push(hit); }
     });
     return results;
   };
@@ -477,7 +444,7 @@
       var toks = tokenize(piece, charmap, true);
       if (toks.length !== 1 || isCJK(toks[0]) || /^[0-9]+$/.test(toks[0])) return piece;
       var w = toks[0];
-      if (isStopWord(w) || idx.terms.has(stem(w))) return piece;
+      if (isStopWord(w) || idx.termIndex.has(stem(w))) return piece;
       var limit = w.length <= 4 ? 1 : 2, best = null, bestD = 0, bestN = 0;
       words.forEach(function (count, cand) {
         var d = editDistance(w, cand, limit);
@@ -493,7 +460,7 @@
     return changed ? out.join("") : null;
   }
 
-  var api = { tokenize: tokenize, isCJK: isCJK, expand: expand, ln: ln, charmapFromString: charmapFromString,
+  var api = { tokenize: tokenize, isCJK: isCJK, ln: ln, charmapFromString: charmapFromString,
               Builder: Builder, buildIndex: buildIndex, Index: Index, stem: stem, isStopWord: isStopWord,
               queryTerms: queryTerms, runQuery: runQuery,
               prefixTerm: prefixTerm, rewriteQuery: rewriteQuery, synonymsFrom: synonymsFrom,
@@ -550,7 +517,7 @@
         while (i < docs.length && (!deadline || deadline.timeRemaining() > 1)) b.add(docs[i++]);
         if (i < docs.length) { whenIdle(step); return; }
         building = null;
-        var idx = new Index(expand(b.finish()));
+        var idx = new Index(b.finish());
         res({ idx: idx, charmap: charmap, words: b.words });
       }
       building = step;

@@ -8,6 +8,9 @@
   var html = document.documentElement;
   var ROOT = html.getAttribute("data-root") || "./";
   var STATIC = html.getAttribute("data-static") || ROOT + "static/";
+  /* the page's ?v= (asset version) on search.js, passed on: engine and loader change together */
+  var script = document.currentScript, QUERY = script && script.src.indexOf("?") >= 0
+    ? script.src.slice(script.src.indexOf("?")) : "";
   var engine = null, resolveReady, rejectReady;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
   ready.catch(function () {});
@@ -21,7 +24,7 @@
     if (!engine) {
       engine = new Promise(function (res, rej) {
         var el = document.createElement("script");
-        el.src = STATIC + "search-engine.js";
+        el.src = STATIC + "search-engine.js" + QUERY;
         el.charset = "utf-8";
         el.onload = function () { res(window.bookSearchEngine); };
         el.onerror = function () { rej(new Error("cannot load " + el.src)); };
