@@ -301,7 +301,7 @@ def rewrite_query(query: str, charmap: dict[str, str], syn: Synonyms) -> str | N
     """The query with avoided forms read as the edition's, or None when nothing changes.
 
     Left to right: a ``keep`` word is copied whole, else the longest avoided form matching
-    here is replaced (mirrored by ``rewriteQuery`` in search.js)."""
+    here is replaced (mirrored by ``rewriteQuery`` in search-engine.js)."""
     if not syn:
         return None
     folded = _fold_text(query, charmap)
@@ -370,7 +370,7 @@ def doc_fields(payload: dict) -> list[dict[str, str]]:
 
 
 def index_payload(payload: dict) -> dict:
-    """The index the browser builds from the shipped payload (``buildIndex`` in search.js)."""
+    """The index the browser builds from the shipped payload (``buildIndex`` in search-engine.js)."""
     return _compact_direct(doc_fields(payload), charmap_from_string(payload["charmap"]))
 
 
@@ -496,7 +496,7 @@ def _ln(x: float) -> float:
     """Natural log for x >= 1 from +, -, *, / only, so Python and JS agree to the bit.
 
     (``math.log`` and V8's ``Math.log`` may differ in the last place.) Mirrored by ``ln``
-    in search.js.
+    in search-engine.js.
     """
     k = 0
     while x >= 2:
@@ -517,7 +517,7 @@ def expand(payload: dict) -> dict:
     field lengths and postings.
 
     Scores are lunr's BM25 field scores (k1 = 1.2, b = 0.75, field boost, 3 decimals),
-    computed with the same operations, in the same order, as ``expand`` in search.js.
+    computed with the same operations, in the same order, as ``Index.weight`` in search-engine.js.
     """
     fields = [f for f, _ in payload["fields"]]
     boosts = [boost for _, boost in payload["fields"]]
@@ -596,7 +596,7 @@ def query_terms(query: str, charmap: dict[str, str]) -> list[str]:
     """The required terms of a query: query-mode tokens, stop words dropped, deduplicated,
     single Latin letters dropped when other terms remain.
 
-    Mirrored by ``queryTerms`` in search.js (which uses ``lunr.stopWordFilter``).
+    Mirrored by ``queryTerms`` in search-engine.js (lunr's stop words).
     """
     seen: list[str] = []
     for tok in tokenize(query, charmap, query=True):
@@ -611,7 +611,7 @@ def query_terms(query: str, charmap: dict[str, str]) -> list[str]:
 
 
 def rank(results, limit: int | None = MAX_RESULTS) -> list[tuple[int, float]]:
-    """lunr results -> [(doc number, score)], ties broken by document order (as in search.js)."""
+    """lunr results -> [(doc number, score)], ties broken by document order (as in search-engine.js)."""
     scored = [(int(r["ref"]), r["score"]) for r in results]
     scored.sort(key=lambda rs: (-round(rs[1], 6), rs[0]))
     return scored[:limit]
@@ -620,7 +620,7 @@ def rank(results, limit: int | None = MAX_RESULTS) -> list[tuple[int, float]]:
 def prefix_term(query: str, terms: list[str]) -> str | None:
     """The last term, if it may be a word still being typed: Latin letters or digits, at
     least three (a shorter prefix matches too many words to rank well), and no space after it
-    (mirrored by ``prefixTerm`` in search.js)."""
+    (mirrored by ``prefixTerm`` in search-engine.js)."""
     if not terms or query[-1:].isspace() or len(terms[-1]) < 3:
         return None
     return None if any(is_cjk(ch) for ch in terms[-1]) else terms[-1]
@@ -651,7 +651,7 @@ def _run(index: Index, query: str, charmap: dict[str, str]) -> list[int]:
 
 
 def search(assets: dict[str, bytes], query: str, lang: str) -> list[str]:
-    """Query the built assets the way the browser does (``runQuery`` in search.js); returns
+    """Query the built assets the way the browser does (``runQuery`` in search-engine.js); returns
     urls, best first: the query's own results, then those of the query with the glossary's
     avoided forms read as the edition's (`rewrite_query`)."""
     payload, index, charmap, synonyms = _loaded(assets)
