@@ -236,7 +236,13 @@ def test_the_opened_page_highlights_the_searched_words(site_url, browser):
 
 
 def test_mainland_terms_find_the_zh_tw_terms(built_site, site_url, browser):
+    import json
+
+    from bookkit.render.search import load_payload
     assets = {"search-index.js": (built_site / "zh-tw" / "search-index.js").read_bytes()}
+    payload = load_payload(assets)
+    shipped = json.dumps([payload["syn"], payload["keep"]], ensure_ascii=False).encode("utf-8")
+    assert 50 < len(payload["syn"]) and len(shipped) < 4096        # the glossary, compactly
     cases = {"带宽": "頻寬", "显存": "記憶體", "HBM 带宽": "頻寬", "數據中心": "資料中心"}
     python = {q: search(assets, q, "zh-Hant") for q in cases}
     assert all(python.values()), python
