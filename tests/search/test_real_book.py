@@ -212,8 +212,9 @@ def test_results_panel_clear_of_edges_and_header_height_kept(site_url, browser, 
     page.close()
 
 
-def test_the_opened_page_highlights_the_searched_words(site_url, browser):
-    page = browser.new_page()
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_opened_page_highlights_the_searched_words(site_url, browser, scheme):
+    page = browser.new_page(color_scheme=scheme)
     _typed(page, site_url + "en/index.html", "ridge point")
     with page.expect_navigation():
         page.keyboard.press("Enter")
@@ -224,6 +225,11 @@ def test_the_opened_page_highlights_the_searched_words(site_url, browser):
     assert {t.lower() for t in hits.all_text_contents()} <= {"ridge", "point", "points"}
     first = page.locator("mark.search-hit-first")
     expect(first).to_be_in_viewport()
+    colours = page.evaluate("""() => {
+        const m = getComputedStyle(document.querySelector('mark.search-hit'));
+        return [m.backgroundColor, m.color, getComputedStyle(document.body).backgroundColor];
+    }""")
+    assert colours[0] != colours[2], colours        # the highlight stands out in either theme
     # the section's own heading comes before it: the first hit is at or after the target
     assert page.evaluate("""() => {
         const t = document.getElementById('sec-accelerators-ridge');
@@ -254,8 +260,9 @@ def test_mainland_terms_find_the_zh_tw_terms(built_site, site_url, browser):
     page.close()
 
 
-def test_did_you_mean_for_a_misspelt_word(site_url, browser):
-    page = browser.new_page()
+@pytest.mark.parametrize("width", [1280, 360])
+def test_did_you_mean_for_a_misspelt_word(site_url, browser, width):
+    page = browser.new_page(viewport={"width": width, "height": 800})
     page.goto(site_url + "en/index.html")
     page.focus("#search-input")
     page.evaluate("window.bookSearch.ready.then(() => true)")
@@ -263,6 +270,7 @@ def test_did_you_mean_for_a_misspelt_word(site_url, browser):
     suggestion = page.locator("#search-status .search-suggest button")
     expect(suggestion).to_have_text("bandwidth")
     expect(page.locator("#search-status")).to_contain_text("Did you mean")
+    expect(suggestion).to_be_in_viewport(ratio=1)
     suggestion.click()
     expect(page.locator("#search-input")).to_have_value("bandwidth")
     expect(page.locator("#search-results li").first).to_be_visible()
