@@ -189,7 +189,9 @@ ZH_NOT_NUMBERS = (
 #: words that would otherwise be blocked above but are quantities: 十分钟 is ten minutes
 ZH_NUMBERS_AFTER_ALL = ("十分钟", "十分鐘", "十分之")
 
-_EN_NOT_NUMBERS = re.compile(r"\b(?:one another|no one|some one|any one)\b", re.I)
+#: English phrases whose numbers name a number system, like 十进制 / 二进制 in Chinese
+_EN_NOT_NUMBERS = re.compile(r"\b(?:one another|no one|some one|any one|(?:in )?powers? of (?:two|ten|2|10)"
+                             r"|base[- ](?:two|ten|2|10|16)|two's complement)\b", re.I)
 
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _HAN_RE = re.compile(f"[{_HAN}]+(?:[\\s，。、：；（）“”]*[{_HAN}]+)*")
@@ -710,6 +712,7 @@ _LABEL_KIND = {
     "chap.": "chapter", "节": "section", "節": "section", "小节": "section", "小節": "section",
     "section": "section", "sections": "section", "sec.": "section", "§": "section",
     "练习": "exercise", "練習": "exercise", "习题": "exercise", "習題": "exercise",
+    "题": "exercise", "題": "exercise", "例题": "example", "例題": "example", "式": "equation",
     "exercise": "exercise", "exercises": "exercise", "实验": "lab", "實驗": "lab",
     "experiment": "lab", "experiments": "lab", "lab": "lab", "labs": "lab",
     "例": "example", "示例": "example", "範例": "example", "example": "example",
@@ -726,10 +729,11 @@ _LNUM = r"\d+(?:\s*[.\-–—‐‑]\s*\d+)*"
 _ZH_LIST = rf"(?:\s*(?:[、,，和与與及或至到~～]|以及)\s*{_LNUM})*"
 _EN_LIST = rf"(?:\s*(?:,|and|or|to|through)\s*{_LNUM})*"
 _ZH_LABEL_RE = re.compile(
-    rf"(?P<k>代码清单|程式碼清單|练习|練習|习题|習題|实验|實驗|示例|範例|清单|清單|公式|附录|附錄|"
+    rf"(?P<k>代码清单|程式碼清單|练习|練習|习题|習題|例题|例題|实验|實驗|示例|範例|清单|清單|公式|附录|附錄|"
+    rf"(?<![公方形模格正算程样樣各等制新旧舊型分算])式|"
     rf"算法|演算法|(?<![意试試企地构構])图|(?<![意試企地構])圖|(?<![代列发發外])表"
     rf"|(?<![比举舉实實案示范範条條惯慣特用])例)\s*[(（]?\s*(?P<n>{_LNUM}{_ZH_LIST})\s*[)）]?"
-    rf"|第\s*(?P<n2>{_LNUM}{_ZH_LIST})\s*(?P<k2>章|小节|小節|节|節|篇|部分|讲|講)"
+    rf"|第\s*(?P<n2>{_LNUM}{_ZH_LIST})\s*(?P<k2>章|小节|小節|节|節|篇|部分|讲|講|题|題)"
     rf"|(?P<n3>\d+(?:\.\d+)+|\d+)\s*(?P<k3>小节|小節|节|節)(?!省|点|點|约|約|课|課)"
     rf"|(?P<k4>§)\s*(?P<n4>{_LNUM})")
 _EN_LABEL_RE = re.compile(
@@ -751,7 +755,8 @@ def _take_labels(s: str, zh: bool, lineno: int, out: list) -> str:
     def repl(m: re.Match) -> str:
         k = m.group("k") or m.group("k4") or (m.groupdict().get("k2")) or m.groupdict().get("k3")
         n = m.group("n") or m.group("n4") or m.groupdict().get("n2") or m.groupdict().get("n3")
-        out.append((_LABEL_KIND[k.lower()], _label_number(n), lineno, m.group(0).strip()))
+        for one in _label_number(n).split(","):   # "算法 0 与算法 1" = "Algorithms 0 and 1"
+            out.append((_LABEL_KIND[k.lower()], one, lineno, m.group(0).strip()))
         return " " * len(m.group(0))
     return (_ZH_LABEL_RE if zh else _EN_LABEL_RE).sub(repl, s)
 
