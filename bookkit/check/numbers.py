@@ -1027,20 +1027,22 @@ def _decimals(n: Num) -> int | None:
 
 
 def _same_at_precision(a: Num, b: Num) -> bool:
-    """True when one number is the other rounded: 约 2,796 and about 2,795.66; 70.55 billion
-    and 705.54 亿. The coarser one has fewer decimals and lies within half its last place."""
+    """True when one number is the other rounded: 约 2,796 and about 2,795.66; 705.54 亿 and
+    70.55 billion. The coarser one (the larger last written place, magnitude included) lies
+    within half of that place of the finer one."""
     if a.key[1] != b.key[1] and a.unit is not None and b.unit is not None:
         return False
     da, db = _decimals(a), _decimals(b)
-    if da is None or db is None or da == db or a.value == 0:
+    if da is None or db is None or a.value == 0:
         return False
-    coarse, dc = (a, da) if da < db else (b, db)
+    step_a = Fraction(1, 10**da) * (a.mag or 1)
+    step_b = Fraction(1, 10**db) * (b.mag or 1)
+    if step_a == step_b:
+        return False
+    coarse, step = (a, step_a) if step_a > step_b else (b, step_b)
     fine = b if coarse is a else a
-    # the digits written are those of the coarse number before its magnitude word
-    step = Fraction(1, 10**dc) * (coarse.mag or 1)
-    if fine.mag and fine.mag != coarse.mag:
-        step = min(step, Fraction(1, 10**dc) * coarse.mag) if coarse.mag else step
-    return abs(coarse.value - fine.value) * 2 <= step and abs(coarse.value - fine.value) < abs(coarse.value) / 20
+    diff = abs(coarse.value - fine.value)
+    return diff * 2 <= step and diff * 20 < abs(coarse.value)
 
 
 def _small_count(n: Num) -> bool:
