@@ -730,17 +730,19 @@ _ZH_LIST = rf"(?:\s*(?:[、,，和与與及或至到~～]|以及)\s*{_LNUM})*"
 _EN_LIST = rf"(?:\s*(?:,|and|or|to|through)\s*{_LNUM})*"
 _ZH_LABEL_RE = re.compile(
     rf"(?P<k>代码清单|程式碼清單|练习|練習|习题|習題|例题|例題|实验|實驗|示例|範例|清单|清單|公式|附录|附錄|"
-    rf"(?<![公方形模格正算程样樣各等制新旧舊型分算])式|"
+    rf"(?<=[其见見由按如据據和与與及或、，（(\s])式|"
     rf"算法|演算法|(?<![意试試企地构構])图|(?<![意試企地構])圖|(?<![代列发發外])表"
-    rf"|(?<![比举舉实實案示范範条條惯慣特用])例)\s*[(（]?\s*(?P<n>{_LNUM}{_ZH_LIST})\s*[)）]?"
+    rf"|(?<![比举舉实實案示范範条條惯慣特用])例)\s*[(（]?\s*(?P<n>{_LNUM}{_ZH_LIST})(?![\d.,]*\d)\s*[)）]?"
     rf"|第\s*(?P<n2>{_LNUM}{_ZH_LIST})\s*(?P<k2>章|小节|小節|节|節|篇|部分|讲|講|题|題)"
     rf"|(?P<n3>\d+(?:\.\d+)+|\d+)\s*(?P<k3>小节|小節|节|節)(?!省|点|點|约|約|课|課)"
     rf"|(?P<k4>§)\s*(?P<n4>{_LNUM})")
 _EN_LABEL_RE = re.compile(
-    rf"\b(?P<k>Figures?|Figs?\.|Tables?|Chapters?|Chaps?\.|Ch\.|Sections?|Secs?\.|Exercises?|"
-    rf"Experiments?|Labs?|Examples?|Listings?|Equations?|Eqs?\.|Appendix|Appendices|Parts?|"
-    rf"Algorithms?|Lectures?|Lessons?)\s*[(]?(?P<n>{_LNUM}{_EN_LIST})[)]?(?![\d.]*\s*(?:%|percent))"
-    rf"|(?P<k4>§)\s*(?P<n4>{_LNUM})", re.I)
+    rf"\b(?P<k>[Ff]igures?|Figs?\.|[Tt]ables?|[Cc]hapters?|Chaps?\.|Ch\.|[Ss]ections?|Secs?\.|"
+    rf"[Ee]xercises?|Experiments?|Labs?|(?<![Ff]or )[Ee]xamples?|[Ll]istings?|[Ee]quations?|Eqs?\.|"
+    rf"[Aa]ppendix|[Aa]ppendices|Parts?|"
+    rf"Algorithms?|Lectures?|Lessons?)\s*(?:(?P<n>{_LNUM}{_EN_LIST})(?![\d.,]*\d|\s*(?:%|percent))"
+    rf"|\((?P<np>{_LNUM})\))"
+    rf"|(?P<k4>§)\s*(?P<n4>{_LNUM})")
 
 
 def _label_number(text: str) -> str:
@@ -754,7 +756,8 @@ def _take_labels(s: str, zh: bool, lineno: int, out: list) -> str:
     """Records the typed labels of ``s`` in ``out`` and returns ``s`` with them blanked."""
     def repl(m: re.Match) -> str:
         k = m.group("k") or m.group("k4") or (m.groupdict().get("k2")) or m.groupdict().get("k3")
-        n = m.group("n") or m.group("n4") or m.groupdict().get("n2") or m.groupdict().get("n3")
+        n = m.group("n") or m.group("n4") or m.groupdict().get("n2") or m.groupdict().get("n3") \
+            or m.groupdict().get("np")
         for one in _label_number(n).split(","):   # "算法 0 与算法 1" = "Algorithms 0 and 1"
             out.append((_LABEL_KIND[k.lower()], one, lineno, m.group(0).strip()))
         return " " * len(m.group(0))
