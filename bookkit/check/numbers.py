@@ -307,6 +307,33 @@ def _fold_base(word: str) -> str | None:
 
 
 _EN_WORD_RE = re.compile(r"([A-Za-z]+)")
+_EN_ORDINAL_UNITS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                     "eighth": 8, "ninth": 9}
+_EN_ORDINAL_TEENS = {w + "th": v for w, v in _EN_SMALL.items() if 13 <= v <= 19}
+_EN_ORDINAL_TEENS.update({"tenth": 10, "eleventh": 11, "twelfth": 12})
+_EN_ORDINAL_TENS = {w[:-1] + "ieth": v for w, v in _EN_TENS.items()}
+
+
+def _en_denominator(s: str, i: int) -> tuple[int, int] | None:
+    """The denominator written after a numerator at ``i``: "-eighth", " thirds", " thirty-second"
+    (one thirty-second = 1/32); ``None`` if there is none. "halves" is not one: two halves are
+    two parts."""
+    m = re.compile(r"[ \t-]+([A-Za-z]+)(?:-([A-Za-z]+))?\b").match(s, i)
+    if not m:
+        return None
+    w = m.group(1).lower()
+    if w in _EN_TENS and m.group(2):
+        unit = m.group(2).lower().removesuffix("s")
+        if unit in _EN_ORDINAL_UNITS:
+            return _EN_TENS[w] + _EN_ORDINAL_UNITS[unit], m.end()
+        return None
+    w = w.removesuffix("s") if w not in _EN_FRACTION else w
+    if w in _EN_FRACTION and w != "half":
+        return _EN_FRACTION[w], m.end(1)
+    for table in (_EN_ORDINAL_TEENS, _EN_ORDINAL_TENS):
+        if w in table:
+            return table[w], m.end(1)
+    return None
 _EN_SEP_RE = re.compile(r"[ \t]+and[ \t]+|[ \t]*-[ \t]*|[ \t]+")
 
 
@@ -575,11 +602,9 @@ class _Extractor:
         if not article and body[0][0] in ("hundred", *_EN_MAG) and not folded:
             return (None, end)  # bare "million": not a number
         # fractions: "two thirds", "one-third", "three quarters", "one-eighth"
-        fm = re.compile(r"[ \t-]+([A-Za-z]+)\b").match(s, end)
-        if not folded and fm and fm.group(1).lower() in _EN_FRACTION and total < 20 \
-                and fm.group(1).lower() != "half":
-            return (Num(Fraction(total, _EN_FRACTION[fm.group(1).lower()]), None, line,
-                        s[i:fm.end()]), fm.end())
+        den = None if folded or total >= 20 else _en_denominator(s, end)
+        if den:
+            return (Num(Fraction(total, den[0]), None, line, s[i:den[1]]), den[1])
         weak = len(body) == 1 and body[0][0] == "one"
         num = Num(Fraction(total), None, line, text, mag, weak=weak,
                   soft=(mag is None and total < 20 and not folded))
@@ -663,6 +688,10 @@ def _resolve_ranges(atoms: list[object]) -> list[Num]:
             out.extend(g)
         else:
             out.extend(x for x in g if not x.weak)
+    for x in out:
+        # one of something is "a", "one", "a single", "per": matched when both sides have it
+        if x.value == 1 and x.unit != "%" and x.mag is None:
+            x.soft = True
     return out
 
 
@@ -746,9 +775,10 @@ _EN_LABEL_RE = re.compile(
 
 
 def _label_number(text: str) -> str:
-    """"2—5" / "2 to 5" -> "2-5"; "3-3、3-4" / "3-3 and 3-4" -> "3-3,3-4"."""
-    t = re.sub(r"\s*(?:[、,，和与與及或]|以及|\band\b|\bor\b)\s*", ",", text)
-    t = re.sub(r"\s*(?:[\-–—‐‑~～至到]|\bto\b|\bthrough\b)\s*", "-", t)
+    """"2—5" -> "2-5"; "3-3、3-4" / "3-3 and 3-4" / "3-1 to 3-4" -> "3-3,3-4" (each end of a
+    worded range is a label of its own: 练习 3-1 到练习 3-4 = Exercises 3-1 to 3-4)."""
+    t = re.sub(r"\s*(?:[、,，和与與及或至到]|以及|\band\b|\bor\b|\bto\b|\bthrough\b)\s*", ",", text)
+    t = re.sub(r"\s*[\-–—‐‑~～]\s*", "-", t)
     return re.sub(r"\s+", "", t)
 
 
