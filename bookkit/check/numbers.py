@@ -126,13 +126,15 @@ UNITS = [
     "TiB", "GiB", "MiB", "KiB", "PiB", "PB", "TB", "GB", "MB", "KB", "kB", "EB",
     "Gbit", "Mbit", "Tbit", "bits", "bit",
     "GHz", "MHz", "kHz", "Hz", "kWh", "MWh", "Wh", "kW", "MW", "GW", "mW",
-    "ms", "μs", "µs", "us", "ns", "ps", "s", "W", "V", "nm", "mm", "°C",
+    "ms", "μs", "µs", "us", "ns", "ps", "s", "W", "V", "nm", "mm", "km", "kg", "°C",
     "tokens", "token", "B",
+    "千瓦时", "千瓦時", "千瓦", "兆瓦", "千克", "千米", "公里",
 ]
 #: spellings of one unit (Gb/s, Gbit/s and Gbps are the same bit rate)
 _UNIT_CANON = {"µs": "μs", "bits": "bit", "tokens": "token", "us": "μs",
                "Tb/s": "Tbit/s", "Tbps": "Tbit/s", "Gb/s": "Gbit/s", "Gbps": "Gbit/s",
-               "Mb/s": "Mbit/s", "Mbps": "Mbit/s"}
+               "Mb/s": "Mbit/s", "Mbps": "Mbit/s", "千瓦时": "kWh", "千瓦時": "kWh", "千瓦": "kW",
+               "兆瓦": "MW", "千克": "kg", "千米": "km", "公里": "km"}
 #: A number with a soft unit also matches the same value with no unit (translators may add
 #: or drop the word "token"); a soft unit never matches a different unit.
 SOFT_UNITS = frozenset({"token"})
@@ -238,8 +240,8 @@ def _dec(text: str) -> Fraction:
 _ARABIC_RE = re.compile(r"(?<![A-Za-z0-9_.\\])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 _VERSION_RE = re.compile(r"\d+(?:\.\d+){2,}")
 _SCI_E_RE = re.compile(r"[eE]([+-]?\d+)(?![A-Za-z0-9])")
-_SCI_TIMES_RE = re.compile(r"\s*(?:×|\*|·|x)\s*10(?:\s*\^\s*\{?\s*([+-−]?\d+)\s*\}?|([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
-_POW10_RE = re.compile(r"(?:\s*\^\s*\{?\s*([+-−]?\d+)\s*\}?|([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_SCI_TIMES_RE = re.compile(r"\s*(?:×|\*|·|x)\s*10(?:\s*\^\s*\{?\s*([+\-−]?\d+)(?:\s*\})?|([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_POW10_RE = re.compile(r"(?:\s*\^\s*\{?\s*([+\-−]?\d+)(?:\s*\})?|([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
 _EN_MAG_RE = re.compile(r"[ \t]*-?[ \t]*(thousand|million|billion|trillion)\b")
 _SUFFIX_MAG_RE = re.compile(r"([KkMBT])(?![A-Za-z0-9])")
 _PCT_RE = re.compile(r"\s*(?:%|percent\b|per cent\b)")
@@ -437,10 +439,13 @@ class _Extractor:
             zm = self.zh_mag_re.match(s, j) if self.zh else None
             em = _EN_MAG_RE.match(s, j)
             sm = _SUFFIX_MAG_RE.match(s, j)
-            if zm and (mv := _zh_mag_value(zm.group(1), self.lang)) and not _blocked_zh(
-                    s, zm.start(1), zm.end(1)):
+            zmag, zend = (zm.group(1), zm.end()) if zm else ("", j)
+            if zmag and zmag[-1] in "千兆" and s[zend:zend + 1] in ("瓦", "克", "米"):
+                zmag, zend = zmag[:-1], zend - 1   # 530 万千瓦时: 万 is the magnitude, 千瓦时 the unit
+            if zmag and (mv := _zh_mag_value(zmag, self.lang)) and not _blocked_zh(
+                    s, zm.start(1), zend):
                 mag = Fraction(mv)
-                j = zm.end()
+                j = zend
             elif em:
                 mag = Fraction(_EN_MAG[em.group(1)])
                 j = em.end()
@@ -564,6 +569,10 @@ class _Extractor:
             return (Num(Fraction(_EN_SPECIAL[low]), None, line, word, soft=True), m.end())
         if _fold_base(low) is None and low not in _EN_SMALL and low not in _EN_TENS \
                 and low not in _EN_MAG and low not in ("a", "an", "hundred"):
+            if low == "another":
+                den = _en_denominator(s, m.end())
+                if den and re.match(r"\s*(?:of\b|or so\b|[.,;:)!?]|$)", s[den[1]:]):
+                    return (Num(Fraction(1, den[0]), None, line, s[i:den[1]]), den[1])
             return (None, m.end())
         words = _en_number_words(s, i)
         if not words:
