@@ -309,6 +309,11 @@ def _fold_base(word: str) -> str | None:
 
 
 _EN_WORD_RE = re.compile(r"([A-Za-z]+)")
+#: what may follow "a third" used as a fraction; any other word makes it an ordinal ("a fourth
+#: scheme", "a third party")
+_AFTER_FRACTION = re.compile(
+    r"\s*(?:(?:of|with|as|in|on|at|for|to|and|or|less|more|than|per|by|from|the|that|which|"
+    r"again|again|each|only|at)\b|[.,;:)!?—–-]|$)", re.I)
 _EN_ORDINAL_UNITS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                      "eighth": 8, "ninth": 9}
 _EN_ORDINAL_TEENS = {w + "th": v for w, v in _EN_SMALL.items() if 13 <= v <= 19}
@@ -583,7 +588,7 @@ class _Extractor:
             # "a" alone; maybe "a third" (but "a fourth scheme" is an ordinal)
             fm = re.compile(r"[ \t]+([A-Za-z]+)\b").match(s, words[0][2])
             if fm and (fw := fm.group(1).lower()) in _EN_FRACTION and fw != "half":
-                if fw not in _EN_ORDINAL_FRACTION or re.match(r"\s*(?:of\b|[.,;:)!?]|$)", s[fm.end():]):
+                if fw not in _EN_ORDINAL_FRACTION or re.match(_AFTER_FRACTION, s[fm.end():]):
                     return (Num(Fraction(1, _EN_FRACTION[fw]), None, line, s[i:fm.end()]), fm.end())
             return (None, words[0][2])
         if article and body[0][0] not in ("hundred", *_EN_MAG):
@@ -1057,7 +1062,9 @@ def _pair_score(a: Num, b: Num, pa: float, pb: float) -> tuple:
         ratio = abs(math.log10(abs(float(a.value)) + 1e-300) - math.log10(abs(float(b.value)) + 1e-300))
     except (ValueError, OverflowError):
         ratio = 99.0
-    return (cls, round(abs(pa - pb), 6), ratio)
+    # positions are compared coarsely (a tenth of the section): a translation that drops or
+    # adds a number shifts the others a little, and then the closer value decides
+    return (cls, round(abs(pa - pb) * 10), ratio, round(abs(pa - pb), 6))
 
 
 def _decimals(n: Num) -> int | None:
@@ -1087,8 +1094,9 @@ def _same_at_precision(a: Num, b: Num) -> bool:
     return diff * 2 <= step and diff * 20 < abs(coarse.value)
 
 
-def _small_count(n: Num) -> bool:
-    return n.unit is None and n.mag is None and n.value.denominator == 1 and 0 < n.value < 20
+def _count_word(n: Num) -> bool:
+    """A small count without unit, other than one: 两, "three", 7."""
+    return n.unit is None and n.mag is None and n.value.denominator == 1 and 1 < n.value < 20
 
 
 def _number_severity(n: Num) -> str:
@@ -1167,10 +1175,11 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "") -> list[Find
                 continue
             score = _pair_score(on, tn, oi / no, ti / nt)
             if on.soft or tn.soft:
-                # a counting word pairs only with another count close by ("two" -> "three")
-                if (on.soft or _small_count(on)) and (tn.soft or _small_count(tn)) and score[1] <= 0.25:
+                # a counting word pairs only with another count close by ("two" -> "three");
+                # one of something ("a", "one", "single") never does
+                if _count_word(on) and _count_word(tn) and score[3] <= 0.25:
                     cands.append((score, mi, ei))
-            elif score[0] <= 1 or score[1] <= 0.25:
+            elif score[0] <= 1 or score[3] <= 0.25:
                 cands.append((score, mi, ei))
     cands.sort()
     pairs = []
