@@ -521,6 +521,12 @@ class _Extractor:
         if value is None or value == 0:
             return (None, j)
         if j < len(s) and s[j] == "成" and value < 10:
+            # 一成 = 10%, 一成半 = 15%, 三成五 = 35%
+            if s.startswith("半", j + 1):
+                return (Num(Fraction(value * 10 + 5), "%", line, s[i:j + 2]), j + 2)
+            if j + 1 < len(s) and s[j + 1] in _ZH_DIGITS and _ZH_DIGITS[s[j + 1]] > 0 and not (
+                    j + 2 < len(s) and s[j + 2] in "十百千万萬亿億个個"):
+                return (Num(Fraction(value * 10 + _ZH_DIGITS[s[j + 1]]), "%", line, s[i:j + 2]), j + 2)
             return (Num(Fraction(value * 10), "%", line, s[i:j + 1]), j + 1)
         mag = None
         for ch in reversed(run):

@@ -209,3 +209,17 @@ def test_alignment_uses_typed_heading_numbers():
     orig = parse_document("# 3 章\n\n## 3.1 甲\n\n## 3.2 乙\n\n## 3.3 丙\n", "zh-Hans").sections
     trans = parse_document("# Chapter 3\n\n## 3.1 A\n\n## 3.3 C\n", "en").sections
     assert align_sections(orig, trans) == [(0, 0), (1, 1), (2, None), (3, 2)]
+
+
+def test_cheng_with_a_half_or_a_digit():
+    assert nums("提高了一成半", "zh-Hans") == ["15%"]
+    assert nums("占三成五", "zh-Hans") == ["35%"]
+    assert nums("九成", "zh-Hans") == ["90%"]
+
+
+# --- 7. zh-tw leftovers: Taiwan's standard forms are not Simplified ------------------------
+
+def test_taiwan_standard_forms_are_not_leftovers():
+    from bookkit.check.script import leftover_simplified
+    assert leftover_simplified("一台伺服器只占 18% 的時間，若干干擾。\n") == []
+    assert [x.char for x in leftover_simplified("这台伺服器\n")] == ["这"]
