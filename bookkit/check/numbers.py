@@ -592,10 +592,11 @@ class _Extractor:
         body = words[1:] if article else words
         if not body:
             # "a" alone; maybe "a third" (but "a fourth scheme" is an ordinal)
-            fm = re.compile(r"[ \t]+([A-Za-z]+)\b").match(s, words[0][2])
-            if fm and (fw := fm.group(1).lower()) in _EN_FRACTION and fw != "half":
-                if fw not in _EN_ORDINAL_FRACTION or re.match(_AFTER_FRACTION, s[fm.end():]):
-                    return (Num(Fraction(1, _EN_FRACTION[fw]), None, line, s[i:fm.end()]), fm.end())
+            den = _en_denominator(s, words[0][2])
+            if den and not s[words[0][2]:words[0][2] + 1] == "-":
+                word = s[words[0][2]:den[1]].strip().lower()
+                if word in ("quarter", "quarters") or re.match(_AFTER_FRACTION, s[den[1]:]):
+                    return (Num(Fraction(1, den[0]), None, line, s[i:den[1]]), den[1])
             return (None, words[0][2])
         if article and body[0][0] not in ("hundred", *_EN_MAG):
             return (None, words[0][2])
@@ -705,6 +706,9 @@ def _resolve_ranges(atoms: list[object]) -> list[Num]:
                     a.mag = last.mag
                 if a.unit is None and last.unit is not None:
                     a.unit = last.unit
+                    a.soft = False   # a range end with a unit is a quantity, not a count
+                    if last.text.endswith("成") and a.value < 10:
+                        a.value *= 10   # 一到两成 = 10%–20%
             out.extend(g)
         else:
             out.extend(x for x in g if not x.weak)
@@ -1100,6 +1104,12 @@ def _same_at_precision(a: Num, b: Num) -> bool:
     return diff * 2 <= step and diff * 20 < abs(coarse.value)
 
 
+def _rel_line(n: Num, sec: Section) -> float:
+    """Where in its section a number's line is (0 at the heading, 1 at the end): translations
+    keep paragraphs in order, so this says which numbers can be the same one."""
+    return (n.line - sec.line) / max(len(sec.lines), 1)
+
+
 def _count_word(n: Num) -> bool:
     """A small count without unit, other than one: 两, "three", 7."""
     return n.unit is None and n.mag is None and n.value.denominator == 1 and 1 < n.value < 20
@@ -1179,7 +1189,8 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "") -> list[Find
         for ei, (ti, tn) in enumerate(extra):
             if ei in edone:
                 continue
-            score = _pair_score(on, tn, oi / no, ti / nt)
+            score = _pair_score(on, tn, (oi / no + _rel_line(on, osec)) / 2,
+                                (ti / nt + _rel_line(tn, tsec)) / 2)
             if on.soft or tn.soft:
                 # a counting word pairs only with another count close by ("two" -> "three");
                 # one of something ("a", "one", "single") never does
@@ -1346,7 +1357,8 @@ def _merged(sections: list[Section]) -> Section:
     if len(sections) == 1:
         return first
     out = Section(id=first.id, line=first.line, title=first.title, level=first.level,
-                  heading_number=first.heading_number, has_id=first.has_id)
+                  heading_number=first.heading_number, has_id=first.has_id,
+                  lines=[x for s in sections for x in s.lines])
     for s in sections:
         out.nums.extend(s.nums)
         out.refs.extend(s.refs)
