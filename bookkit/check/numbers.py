@@ -409,6 +409,7 @@ class _Extractor:
         chars = "〇零一二两兩三四五六七八九十百千万萬亿億" + ("兆" if lang == "zh-Hant" else "")
         self.zh_run_re = re.compile(f"[{chars}]+")
         self.zh_mag_re = _ZH_MAG_RE_HANT if lang == "zh-Hant" else _ZH_MAG_RE_HANS
+        self.start_re = re.compile(f"[0-9A-Za-z{chars if self.zh else ''}]")
 
     # Each reader returns (Num or None, end) when it matches at position i, else None.
 
@@ -659,9 +660,15 @@ class _Extractor:
             elif ch.isascii() and ch.isalpha():
                 got = self._en_words(s, i, line)
             if got is None:
-                if not ch.isspace():
+                if ch.isspace():
+                    i += 1
+                    continue
+                if not atoms or atoms[-1] != "gap":
                     atoms.append("gap")
-                i += 1
+                # nothing between here and the next digit, letter or numeral can start a number
+                # or join a range (a gap ends one), so skip to it
+                nxt = self.start_re.search(s, i + 1)
+                i = nxt.start() if nxt else n
                 continue
             val, j = got
             if val is None:
@@ -719,17 +726,20 @@ def _resolve_ranges(atoms: list[object]) -> list[Num]:
     return out
 
 
+_ZH_BLOCK_MAX = max(len(w) for w in ZH_NOT_NUMBERS)
+#: the longest listed word starting at a position (it covers whatever a shorter one there would)
+_ZH_BLOCK_RE = re.compile("(" + "|".join(
+    re.escape(w) for w in sorted(set(ZH_NOT_NUMBERS), key=len, reverse=True)) + ")")
+
+
 def _blocked_zh(s: str, start: int, end: int) -> bool:
     """True when s[start:end] lies entirely inside a word of ZH_NOT_NUMBERS."""
     if any(s.startswith(w, start) for w in ZH_NUMBERS_AFTER_ALL):
         return False
-    for w in ZH_NOT_NUMBERS:
-        lo = max(0, end - len(w))
-        idx = s.find(w, lo, start + len(w))
-        while idx != -1 and idx <= start:
-            if idx <= start and end <= idx + len(w):
-                return True
-            idx = s.find(w, idx + 1, start + len(w))
+    for k in range(max(0, end - _ZH_BLOCK_MAX), start + 1):
+        m = _ZH_BLOCK_RE.match(s, k)
+        if m and end <= k + len(m.group(1)):
+            return True
     return False
 
 
@@ -1038,7 +1048,7 @@ class _Parser:
             if self.lang == "en":
                 for hm in _HAN_RE.finditer(piece):
                     han.append((hm.group(0), lineno))
-            sec.nums.extend(self.ex.extract(_normalise_chars(piece), lineno))
+            sec.nums.extend(self.ex.extract(piece, lineno))  # normalised above
 
 
 def parse_document(text: str, lang: str) -> Document:
