@@ -460,6 +460,10 @@ class _Extractor:
                 j = sm.end()
             if mag:
                 value *= mag
+        if self.zh and mag is None and value.denominator == 1 and value < 100 and value % 10 == 0 \
+                and re.match(r"\s*年代", s[j:]):
+            # 90 年代 = the 1990s, 20 年代 (after 2000) = the 2020s
+            value += 1900 if value >= 30 else 2000
         pm = _PCT_RE.match(s, j)
         um = _UNIT_RE.match(s, j)
         if pm:

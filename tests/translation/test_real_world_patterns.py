@@ -223,3 +223,8 @@ def test_taiwan_standard_forms_are_not_leftovers():
     from bookkit.check.script import leftover_simplified
     assert leftover_simplified("一台伺服器只占 18% 的時間，若干干擾。\n") == []
     assert [x.char for x in leftover_simplified("这台伺服器\n")] == ["这"]
+
+
+def test_decades():
+    assert check_pair("# 一\n\n上世纪 90 年代，主频翻番。\n", "# One\n\nIn the 1990s clock speeds doubled.\n", "en") == []
+    assert kinds("# 一\n\n上世纪 90 年代。\n", "# One\n\nIn the 1980s.\n") == [("changed", "1990")]
