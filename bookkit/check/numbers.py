@@ -164,7 +164,11 @@ _EN_FRACTION = {"half": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4,
 #: fraction words that are also ordinals: "a fourth scheme" is another scheme, "a fourth of
 #: the cost" a quarter; after "a" they are fractions only before "of" or punctuation
 _EN_ORDINAL_FRACTION = frozenset(w for w in _EN_FRACTION if w not in ("half", "quarter", "quarters"))
-_EN_SPECIAL = {"twice": 2, "thrice": 3}
+_EN_SPECIAL = {"twice": 2, "thrice": 3, "double": 2, "doubled": 2, "doubles": 2, "triple": 3,
+               "tripled": 3, "triples": 3, "quadruple": 4, "quadrupled": 4, "quadruples": 4,
+               "dozen": 12, "half": Fraction(1, 2), "halved": Fraction(1, 2)}
+#: words with 半 (half) that are not a half
+_ZH_HALF_NOT = ("半导体", "半導體", "半径", "半徑", "多半", "大半", "上半年", "下半年", "半岛", "半島")
 
 _ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5,
               "六": 6, "七": 7, "八": 8, "九": 9}
@@ -409,7 +413,7 @@ class _Extractor:
         chars = "〇零一二两兩三四五六七八九十百千万萬亿億" + ("兆" if lang == "zh-Hant" else "")
         self.zh_run_re = re.compile(f"[{chars}]+")
         self.zh_mag_re = _ZH_MAG_RE_HANT if lang == "zh-Hant" else _ZH_MAG_RE_HANS
-        self.start_re = re.compile(f"[0-9A-Za-z{chars if self.zh else ''}]")
+        self.start_re = re.compile(f"[0-9A-Za-z{chars + '半' if self.zh else ''}]")
 
     # Each reader returns (Num or None, end) when it matches at position i, else None.
 
@@ -525,6 +529,13 @@ class _Extractor:
         value = parse_zh_numeral(run, self.lang)
         if value is None or value == 0:
             return (None, j)
+        if re.search(r"翻了?$", s[:i]) and s.startswith("番", j) and value < 10:
+            # 翻一番 doubles, 翻两番 quadruples
+            return (Num(Fraction(2 ** value), None, line, s[i:j + 1], soft=True), j + 1)
+        hm = re.compile(r"(?:[个個]|[年天周週倍])半").match(s, j)
+        if hm and value < 100:
+            # 一个半小时 = 1.5 hours, 两年半 = 2.5 years: a counting phrase, like "an hour and a half"
+            return (Num(Fraction(value) + Fraction(1, 2), None, line, s[i:hm.end()], soft=True), hm.end())
         if j < len(s) and s[j] == "成" and value < 10:
             # 一成 = 10%, 一成半 = 15%, 三成五 = 35%
             if s.startswith("半", j + 1):
@@ -583,6 +594,7 @@ class _Extractor:
             return (None, m.end())
         if low in _EN_SPECIAL:
             return (Num(Fraction(_EN_SPECIAL[low]), None, line, word, soft=True), m.end())
+        # "dozens", "halves" (two halves are two parts): not numbers
         if _fold_base(low) is None and low not in _EN_SMALL and low not in _EN_TENS \
                 and low not in _EN_MAG and low not in ("a", "an", "hundred"):
             if low == "another":
@@ -661,6 +673,9 @@ class _Extractor:
                 got = self._arabic(s, i, line)
             elif self.zh and ch in "〇零一二两兩三四五六七八九十百千万萬亿億兆":
                 got = self._zh_numeral(s, i, line)
+            elif self.zh and ch == "半":
+                blocked = any(s.startswith(w, i - w.index("半")) for w in _ZH_HALF_NOT if i >= w.index("半"))
+                got = (None if blocked else Num(Fraction(1, 2), None, line, ch, soft=True), i + 1)
             elif ch.isascii() and ch.isalpha():
                 got = self._en_words(s, i, line)
             if got is None:
@@ -712,6 +727,8 @@ def _resolve_ranges(atoms: list[object]) -> list[Num]:
         if len(g) > 1:
             last = g[-1]
             for a in g[:-1]:
+                if a.text.lower() in _EN_SPECIAL or a.text == "半":
+                    continue   # "doubled to 1.8 TB/s", "半到 1 ms": a word, not a range end
                 if a.mag is None and last.mag is not None and a.value < last.value / last.mag * 1000:
                     a.value *= last.mag
                     a.mag = last.mag
@@ -1160,23 +1177,28 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "") -> list[Find
             by_key.setdefault(("ratio", tn.value / 100), []).append(ti)
         elif tn.unit is None:
             by_key.setdefault(("pct", tn.value * 100), []).append(ti)
+    # A counting word matches a digit only when no digit is left for it ("twice" and a 2 in
+    # the same section: the digits pair first).
+    def entry(tier: int, oi: int, ti: int) -> tuple:
+        return (tier, osec.nums[oi].soft != tpool[ti].soft, abs(oi / no - ti / nt), oi, ti)
+
     for oi, on in enumerate(osec.nums):
         for ti in by_key.get(on.key, []):
-            exact.append((0, abs(oi / no - ti / nt), oi, ti))
+            exact.append(entry(0, oi, ti))
         for ti in by_key.get(("value", on.value), []):
             tn = tpool[ti]
             if tn.key != on.key and (on.unit is None or tn.unit is None
                                      or {tn.unit, on.unit} <= (SOFT_UNITS | {None})):
-                exact.append((1, abs(oi / no - ti / nt), oi, ti))
+                exact.append(entry(1, oi, ti))
         if on.unit == "%":
-            exact.extend((2, abs(oi / no - ti / nt), oi, ti) for ti in by_key.get(("pct", on.value), [])
+            exact.extend(entry(2, oi, ti) for ti in by_key.get(("pct", on.value), [])
                          if tpool[ti].unit is None and tpool[ti].value < 1)
         elif on.unit is None and on.value < 1:
-            exact.extend((2, abs(oi / no - ti / nt), oi, ti) for ti in by_key.get(("ratio", on.value), []))
+            exact.extend(entry(2, oi, ti) for ti in by_key.get(("ratio", on.value), []))
     exact.sort()
     used = [False] * len(tpool)
     oused = [False] * len(osec.nums)
-    for _, _, oi, ti in exact:
+    for *_, oi, ti in exact:
         if not used[ti] and not oused[oi]:
             used[ti] = oused[oi] = True
     missing: list[tuple[int, Num]] = [(oi, on) for oi, on in enumerate(osec.nums) if not oused[oi]]

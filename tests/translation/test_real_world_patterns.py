@@ -228,3 +228,27 @@ def test_taiwan_standard_forms_are_not_leftovers():
 def test_decades():
     assert check_pair("# 一\n\n上世纪 90 年代，主频翻番。\n", "# One\n\nIn the 1990s clock speeds doubled.\n", "en") == []
     assert kinds("# 一\n\n上世纪 90 年代。\n", "# One\n\nIn the 1980s.\n") == [("changed", "1990")]
+
+
+@pytest.mark.parametrize("zh, other, lang", [
+    ("百分之五十的时间。", "half the time.", "en"),
+    ("一半的时间。", "50% of the time.", "en"),
+    ("约 0.5 秒。", "about half a second.", "en"),
+    ("一个半小时。", "1.5 小時。", "zh-tw"),
+    ("翻了两番。", "成長為 4 倍。", "zh-tw"),
+    ("降低了 50%。", "halved.", "en"),
+    ("12 个", "a dozen", "en"),
+    ("半导体工艺为 7 nm。", "a semiconductor process of 7 nm.", "en"),
+    ("每隔一年半翻一番。", "doubling every eighteen months.", "en"),
+    ("带宽 2 TB/s，翻倍到 4 TB/s。", "2 TB/s of bandwidth, doubled to 4 TB/s.", "en"),
+])
+def test_halves_doubles_and_dozens(zh, other, lang):
+    assert check_pair(f"# 甲\n\n{zh}\n", f"# 甲\n\n{other}\n" if lang != "en" else f"# A\n\n{other}\n",
+                      lang) == []
+
+
+def test_a_digit_pairs_with_a_digit_before_a_counting_word():
+    # "twice" could match the 2 of "2 个"; the digit 2 of the translation must get it
+    zh = "# 甲\n\n快 2 倍，需要 2 个。\n"
+    assert check_pair(zh, "# A\n\nTwice as fast, needing 2 of them.\n", "en") == []
+    assert kinds(zh, "# A\n\nTwice as fast, needing 3 of them.\n") == [("changed", "2")]
