@@ -111,6 +111,9 @@ class Document:
     footnote_defs: list[tuple[str, int]]
     footnote_refs: list[tuple[str, int]]
     han: list[tuple[str, int]]  # Han snippets in prose (for the leftover check)
+    #: footnote definitions by label: their numbers are compared note with note, wherever a
+    #: translation puts the definition (after the paragraph, or at the end of the chapter)
+    notes: dict[str, Section] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------------------------
@@ -928,6 +931,9 @@ class _Parser:
         in_comment = False
         heading_index = 0
         start = 0
+        notes: dict[str, Section] = {}
+        note: Section | None = None
+        note_blank = False
         # a figure whose caption is written twice (alt text, then an italic line below the
         # image) is read once: from the caption line
         drop_alt: set[int] = set()
@@ -962,6 +968,7 @@ class _Parser:
             hm = _HEADING_RE.match(raw) if not in_math else None
             if hm:
                 heading_index += 1
+                note = None
                 title = hm.group(2)
                 idm = re.search(r"\{#(sec-[^\s}]+)[^}]*\}\s*$", title)
                 sid = idm.group(1) if idm else f"_h{heading_index}"
@@ -1004,15 +1011,26 @@ class _Parser:
             if _LINK_DEF_RE.match(raw) or _TABLE_SEP_RE.match(raw):
                 continue
             dm = _FOOTDEF_RE.match(raw)
+            target = sections[-1]
             if dm:
                 fdefs.append((dm.group(1), lineno))
                 raw = raw[dm.end():]
-            self._scan(raw, lineno, sections[-1], labels, frefs, han, math_mode=False,
+                note = Section(id=f"[^{dm.group(1)}]", line=lineno, title=f"footnote [^{dm.group(1)}]")
+                notes.setdefault(dm.group(1), note)
+                note_blank = False
+                target = note
+            elif note is not None and not stripped:
+                note_blank = True
+            elif note is not None and (not note_blank or raw.startswith(("    ", "\t"))):
+                target = note   # the note's lazy continuation, or an indented paragraph of it
+            else:
+                note = None
+            self._scan(raw, lineno, target, labels, frefs, han, math_mode=False,
                        drop_alt=idx in drop_alt)
         if not sections[0].lines or all(not x.strip() for x in sections[0].lines):
             if not sections[0].nums and not sections[0].refs:
                 sections.pop(0)
-        return Document(sections, labels, fdefs, frefs, han)
+        return Document(sections, labels, fdefs, frefs, han, notes)
 
     def _scan_attrs(self, s: str, lineno: int, labels: list) -> None:
         for m in _ID_RE.finditer(s):
@@ -1450,6 +1468,13 @@ def check_documents(orig: Document, trans: Document) -> list[Finding]:
                 (t.images or [t.line])[0],
                 f"section {where} has {len(o.images)} image(s) in the original and "
                 f"{len(t.images)} in the translation", "medium", o.title or None))
+    for label, onote in orig.notes.items():
+        tnote = trans.notes.get(label)
+        if tnote is not None:
+            where = f"footnote [^{label}]"
+            findings.extend(_compare_numbers(onote, tnote, where))
+            findings.extend(_compare_refs(onote, tnote, where))
+            findings.extend(_compare_xlabels(onote, tnote, where))
     for prefix, name in (("fig-", "figure"), ("tbl-", "table"), ("eq-", "equation")):
         findings.extend(_compare_labels(
             name, [x for x in orig.labels if x[0].startswith(prefix)],

@@ -252,3 +252,22 @@ def test_a_digit_pairs_with_a_digit_before_a_counting_word():
     zh = "# 甲\n\n快 2 倍，需要 2 个。\n"
     assert check_pair(zh, "# A\n\nTwice as fast, needing 2 of them.\n", "en") == []
     assert kinds(zh, "# A\n\nTwice as fast, needing 3 of them.\n") == [("changed", "2")]
+
+
+# --- footnotes are compared note with note, wherever the definition sits -----------------
+
+NOTE_ZH = ("# 甲\n\n## 一\n\n带宽很高。[^hw]\n\n## 二\n\n延迟 12 ms。\n\n"
+           "[^hw]: 这台机器有 8 块 GPU，每块 80 GB，\n经 400 Gbit/s 网卡互联。\n")
+NOTE_EN = ("# A\n\n## One\n\nThe bandwidth is high.[^hw]\n\n[^hw]: The machine has 8 GPUs of 80 GB each,\n"
+           "connected by 400 Gbit/s NICs.\n\n## Two\n\nThe latency is 12 ms.\n")
+
+
+def test_a_footnote_moved_next_to_its_paragraph_is_clean():
+    assert check_pair(NOTE_ZH, NOTE_EN, "en") == []
+
+
+def test_a_footnote_whose_hardware_changed_is_found_in_the_note():
+    (f,) = check_pair(NOTE_ZH, NOTE_EN.replace("80 GB each", "94 GB each"), "en")
+    assert (f.kind, f.value, f.section, f.original_line) == ("changed", "80", "footnote [^hw]", 11)
+    (f,) = check_pair(NOTE_ZH, NOTE_EN.replace("by 400 Gbit/s NICs", "by fast NICs"), "en")
+    assert (f.kind, f.value, f.original_line) == ("missing", "400", 12)
