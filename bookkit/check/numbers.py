@@ -1536,16 +1536,19 @@ def format_summary(findings: list[Finding]) -> str:
     if not findings:
         return ""
     per: dict[str, Counter] = {}
-    first: dict[str, int] = {}
+    first: dict[str, tuple[int, str]] = {}
     for f in findings:
         name = f.section or "(whole chapter)"
         per.setdefault(name, Counter())[f.severity] += 1
-        first[name] = min(first.get(name, 10**9), f.translation_line or f.original_line or 0)
+        # the translation's line where there is one (a section the translation lacks has only
+        # the original's)
+        where = (f.translation_line, "line") if f.translation_line else (f.original_line or 0, "original line")
+        first[name] = min(first.get(name, (10**9, "")), where)
     total = Counter(f.severity for f in findings)
     head = (f"{len(findings)} finding(s): " + ", ".join(f"{total[s]} {s}" for s in SEVERITIES)
             + f", in {len(per)} section(s)")
     rows = []
     for name in sorted(per, key=lambda n: first[n]):
         counts = ", ".join(f"{per[name][s]} {s}" for s in SEVERITIES if per[name][s])
-        rows.append(f"  {name} (line {first[name]}): {counts}")
+        rows.append(f"  {name} ({first[name][1]} {first[name][0]}): {counts}")
     return "\n".join([head, *rows])
