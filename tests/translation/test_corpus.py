@@ -66,7 +66,7 @@ def test_cli_ranks_by_severity_with_a_section_summary_first(tmp_path):
     lines = [int(r.rsplit("line ", 1)[1].split(")")[0]) for r in rows]
     assert lines == sorted(lines) and len(rows) >= 6   # every section, in the order of the text
     # the section the translation lacks is placed by the original's line
-    assert any(r.startswith("  3.1.2 容量的单位 (original line 27): 1 high") for r in rows), rows
+    assert any(r.startswith("  3.1.2 容量的单位 (original line 29): 1 high") for r in rows), rows
     severities = [line.split(" [", 1)[1].split("]", 1)[0] for line in body.splitlines()]
     order = {"high": 0, "medium": 1, "low": 2}
     assert severities == sorted(severities, key=order.get) and severities[-1] == "low"
