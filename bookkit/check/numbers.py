@@ -1111,7 +1111,9 @@ def _describe(n: Num) -> str:
 
 
 def _pair_score(a: Num, b: Num, pa: float, pb: float) -> tuple:
-    if a.value == b.value:
+    # the same value with another unit is a unit change where it stands (141.11 GB -> GiB);
+    # far away it is a coincidence, and a number of the same unit is the better partner
+    if a.value == b.value and (a.key[1] == b.key[1] or abs(pa - pb) <= 0.1):
         cls = 0
     elif a.key[1] == b.key[1]:
         cls = 1
@@ -1160,8 +1162,11 @@ def _rel_line(n: Num, sec: Section) -> float:
 
 
 def _count_word(n: Num) -> bool:
-    """A small count without unit, other than one: 两, "three", 7."""
-    return n.unit is None and n.mag is None and n.value.denominator == 1 and 1 < n.value < 20
+    """A count without unit, other than one: 两, "three", 7, "twenty" (digits only below 20:
+    "90 days" paraphrased as "three months" is a number gone, not a count changed)."""
+    if n.unit is not None or n.mag is not None or n.value.denominator != 1 or not 1 < n.value < 100:
+        return False
+    return n.soft or n.value < 20 or not n.text[:1].isdigit()
 
 
 def _number_severity(n: Num) -> str:
@@ -1246,9 +1251,11 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "") -> list[Find
             score = _pair_score(on, tn, (oi / no + _rel_line(on, osec)) / 2,
                                 (ti / nt + _rel_line(tn, tsec)) / 2)
             if on.soft or tn.soft:
-                # a counting word pairs only with another count close by ("two" -> "three");
-                # one of something ("a", "one", "single") never does
-                if _count_word(on) and _count_word(tn) and score[3] <= 0.25:
+                # a counting word pairs only with another count close by ("two" -> "three"),
+                # or with a number of the same unit (2 TB -> 1 TB); "a", "one", "single" alone
+                # never do
+                same_unit = on.unit is not None and on.unit == tn.unit
+                if ((_count_word(on) and _count_word(tn)) or same_unit) and score[3] <= 0.25:
                     cands.append((score, mi, ei))
             elif score[0] <= 1 or score[3] <= 0.25:
                 cands.append((score, mi, ei))
