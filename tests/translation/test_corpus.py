@@ -24,7 +24,7 @@ def test_corpus_is_large_enough_to_mean_something():
         assert len(original) > 700, p["original"]
         # written like real books: no section IDs, typed heading numbers, double captions
         assert "{#sec-" not in original and "## " in original
-    assert total > 15000
+    assert total > 14000
     assert sum((CORPUS / p["original"]).read_text(encoding="utf-8").count("![图") for p in pairs) >= 8
 
 
