@@ -1365,8 +1365,12 @@ _GAP = -1.5
 def _section_similarity(o: Section, t: Section, okeys: Counter, tkeys: Counter) -> float:
     """How well two headings correspond: the same ID decides; else the level, the typed heading
     number (3.1.2) and the numbers inside the section."""
+    total = max(sum(okeys.values()), sum(tkeys.values()))
+    overlap = sum((okeys & tkeys).values()) / total if total else 0.0
     if (o.id == "_preamble") != (t.id == "_preamble"):
-        return _NO_MATCH
+        # the text before the first heading on one side, a headed section on the other: the
+        # first heading was dropped (or added); the numbers decide
+        return 4.0 * overlap - 1.0
     if o.id == "_preamble":
         return 5.0
     if o.has_id and t.has_id:
@@ -1374,9 +1378,8 @@ def _section_similarity(o: Section, t: Section, okeys: Counter, tkeys: Counter) 
     score = 1.0 if o.level == t.level else -1.0
     if o.heading_number and t.heading_number:
         score += 3.0 if o.heading_number == t.heading_number else -4.0
-    total = max(sum(okeys.values()), sum(tkeys.values()))
     if total:
-        score += 4.0 * sum((okeys & tkeys).values()) / total - 1.0
+        score += 4.0 * overlap - 1.0
     return score
 
 
@@ -1432,6 +1435,16 @@ def _merged(sections: list[Section]) -> Section:
     return out
 
 
+def _without_heading(s: Section) -> Section:
+    """A section whose heading has no counterpart, without the heading's own numbers (the
+    heading is the finding; its paragraphs are still compared)."""
+    out = _merged([s, Section(id=s.id, line=s.line)])
+    out.nums = [n for n in s.nums if n.line != s.line]
+    out.xlabels = [x for x in s.xlabels if x[2] != s.line]
+    out.lines = list(s.lines)
+    return out
+
+
 def _heading_name(s: Section) -> str:
     return s.id if s.has_id or s.id == "_preamble" else f"“{s.title}”"
 
@@ -1447,20 +1460,31 @@ def check_documents(orig: Document, trans: Document) -> list[Finding]:
     pending_t: list[Section] = []
     for oi, ti in pairs:
         if oi is not None and ti is not None:
-            groups.append(([orig.sections[oi]], [trans.sections[ti]]))
+            o, t = orig.sections[oi], trans.sections[ti]
+            groups.append(([o], [t]))
+            if o.id == "_preamble" and t.id != "_preamble":
+                findings.append(Finding("structure", t.id, None, None, t.line,
+                                        f"section {_heading_name(t)} is not in the original "
+                                        f"(its text is there, before the first heading)", "high",
+                                        t.title or None))
+            elif t.id == "_preamble" and o.id != "_preamble":
+                findings.append(Finding("structure", o.id, None, o.line, None,
+                                        f"section {_heading_name(o)} is missing from the translation "
+                                        f"(its text is there, before the first heading)", "high",
+                                        o.title or None))
             continue
         if oi is not None:
             s = orig.sections[oi]
             findings.append(Finding("structure", s.id, None, s.line, None,
                                     f"section {_heading_name(s)} is missing from the translation "
                                     f"(no heading corresponds to it)", "high", s.title or None))
-            (groups[-1][0] if groups else pending_o).append(s)
+            (groups[-1][0] if groups else pending_o).append(_without_heading(s))
         else:
             s = trans.sections[ti]
             findings.append(Finding("structure", s.id, None, None, s.line,
                                     f"section {_heading_name(s)} is not in the original "
                                     f"(no heading corresponds to it)", "high", s.title or None))
-            (groups[-1][1] if groups else pending_t).append(s)
+            (groups[-1][1] if groups else pending_t).append(_without_heading(s))
     if groups:
         groups[0] = (pending_o + groups[0][0], pending_t + groups[0][1])
     elif pending_o or pending_t:

@@ -70,3 +70,27 @@ def test_cli_ranks_by_severity_with_a_section_summary_first(tmp_path):
     severities = [line.split(" [", 1)[1].split("]", 1)[0] for line in body.splitlines()]
     order = {"high": 0, "medium": 1, "low": 2}
     assert severities == sorted(severities, key=order.get) and severities[-1] == "low"
+
+
+def test_any_one_heading_dropped_is_one_finding_and_nothing_else():
+    """Issue 15: one heading deleted from a translation turned 137 findings into 1,613. Drop
+    each heading of each clean translation in turn (and each of the original: a heading the
+    translation added): exactly one structure finding, every time."""
+    from bookkit.check.numbers import check_pair
+    failures = []
+    for p in load_manifest()["pairs"]:
+        original = (CORPUS / p["original"]).read_text(encoding="utf-8")
+        translation = (CORPUS / p["translation"]).read_text(encoding="utf-8")
+        for side in ("translation", "original"):
+            text = translation if side == "translation" else original
+            lines = text.splitlines()
+            for k, line in enumerate(lines):
+                if not line.startswith("#"):
+                    continue
+                dropped = "\n".join(lines[:k] + lines[k + 1:]) + "\n"
+                pair = (original, dropped) if side == "translation" else (dropped, translation)
+                findings = check_pair(*pair, p["lang"])
+                if [f.kind for f in findings] != ["structure"]:
+                    failures.append(f"{p['name']} {side} without {line!r}: "
+                                    f"{[f.message for f in findings][:5]}")
+    assert failures == []
