@@ -64,15 +64,13 @@ def apply_faults(translation: str, faults: list[dict], where: str) -> tuple[str,
     line of the replacement, for kinds reported there)."""
     for fault in faults:
         _line_of(translation, fault["find"], f"{where}: fault {fault['name']!r}")
-    # apply from the end so earlier positions stay valid, then locate each replacement
+    # apply from the end so earlier positions stay valid
     ordered = sorted(faults, key=lambda f: translation.index(f["find"]), reverse=True)
     text = translation
-    starts = {}
     for fault in ordered:
-        i = text.index(fault["find"])
+        i = translation.index(fault["find"])
         text = text[:i] + fault["replace"] + text[i + len(fault["find"]):]
-        starts[fault["name"]] = i
-    # positions shift by the length changes of the faults before each one
+    # each replacement's position shifts by the length changes of the faults before it
     out = []
     for fault in faults:
         i = translation.index(fault["find"])
