@@ -9,6 +9,10 @@ Chinese (zh-tw), Simplified characters left in the prose.
 `--lang` is a translated edition's id or language (manuscripts/book.yml's `editions:`). The
 glossary defaults to `glossary.yml` in the translation's folder, when there is one.
 
+Text output: a per-section summary (counts by severity), then the findings, most severe first
+(high: a value a reader would act on is wrong or gone; medium: a plain count, a label, a
+structural or wording difference; low: the same number at another precision).
+
 Exit status: 0 no findings, 1 findings, 2 bad input.
 """
 
@@ -22,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bookkit.check.numbers import Finding, check_pair, format_text  # noqa: E402
+from bookkit.check.numbers import Finding, check_pair, format_summary, format_text, rank  # noqa: E402
 from bookkit.check.script import describe, leftover_simplified  # noqa: E402
 from bookkit.check.terminology import GLOSSARY_FILE, GlossaryError, find_avoided, load_glossary  # noqa: E402
 from bookkit.editions import load_registry  # noqa: E402
@@ -82,10 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     if edition.is_traditional_chinese:   # and Simplified characters left in the prose
         findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
                      for x in leftover_simplified(translation)]
-    findings.sort(key=lambda f: (f.translation_line or 0, f.original_line or 0, f.kind))
+    findings = rank(findings)
     if args.format == "json":
         print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
     elif findings:
+        print(format_summary(findings))
+        print()
         print(format_text(findings, args.translation))
     return 1 if findings else 0
 
