@@ -11,6 +11,7 @@ from .model import Book, BuildError, ChapterSource, Edition, EditionInfo
 REQUIRED_STRINGS = (
     "chapter", "chapter_short", "section", "figure", "table", "equation", "preface", "contents",
     "prev", "next", "search", "search_label", "search_count", "search_none", "search_loading",
+    "search_suggest",
     "on_this_page", "theme", "language", "download_pdf", "download_epub", "not_found",
     "not_found_text", "home", "copy", "copied", "computed_as", "skip", "menu", "footnotes",
     "caption_sep", "version", "date",

@@ -150,3 +150,11 @@ def test_build_with_a_bad_registry_fails_at_its_line(book_copy):
     assert res.returncode == 1
     assert f"manuscripts/book.yml:{line}: unknown fallback `nope`" in res.stderr
     assert "previous site (if any) is intact" in res.stderr
+
+
+def test_interface_strings_reach_the_page_scripts(built_site):
+    """The search box's words come from edition.yml (no per-language table in the scripts)."""
+    for folder, prefix in (("manuscripts", ""), ("book-en", "en/"), ("book-zh-tw", "zh-tw/")):
+        strings = load_edition_info(ROOT, load_registry(ROOT).by_dir(folder).id).strings
+        page = (built_site / prefix / "index.html").read_text(encoding="utf-8")
+        assert f'data-label-suggest="{strings["search_suggest"]}"' in page
