@@ -1,0 +1,109 @@
+"""Source checks for Markdown written for other toolchains, where the build fixes things silently
+or where only the PDF would break: typed heading and caption numbers (removed by the build),
+images that are missing or cannot be converted, HTML ids the PDF and EPUB do not get, links to
+`#ids` that nothing defines, repository links without `repo_url:`. `scripts/check_site.py` runs
+them; the build prints the typed numbers as warnings.
+
+Every finding is a warning at `path:line` (the build itself fails on a missing image or an
+unusable link; these tell the author before the PDF does).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+from ..markdown import parse
+from ..resolve import images
+from ..resolve.links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
+                             raw_anchor_ids, repo_link)
+from ..resolve.typed_numbers import message, typed_numbers, warning_text
+from .report import WARNING, Finding
+
+# An HTML tag with an id the Pandoc export does not turn into an anchor (`<div id=x>`,
+# unquoted ids): fine on the site, a dangling reference in the PDF.
+_HTML_ID_RE = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*?\s(?:id|name)\s*=\s*[\"']?([\w:.-]+)")
+_CODE_RE = re.compile(r"(`+).+?\1")
+
+
+def typed_number_warnings(path: Path | str, tokens) -> list[str]:
+    """`path:line: typed number … removed` for each heading/caption number the parser removed."""
+    return [warning_text(path, t) for t in typed_numbers(tokens)]
+
+
+def _prose_lines(tokens, text: str) -> list[tuple[int, str]]:
+    """(1-based line, text without inline code) of every line outside fenced code and math."""
+    hidden: set[int] = set()
+    for tok in tokens:
+        if tok.map and tok.type in ("fence", "code_block", "math_block", "math_block_label",
+                                    "front_matter"):
+            hidden.update(range(tok.map[0], tok.map[1]))
+    return [(i + 1, _CODE_RE.sub("", line)) for i, line in enumerate(text.splitlines())
+            if i not in hidden]
+
+
+def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
+                     tokens=None) -> list[Finding]:
+    """The checks above on one chapter file; `known_ids` are every id of the edition."""
+    if tokens is None:
+        tokens, _ = parse(text)
+    rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    out = [Finding("typed-number", f"{rel}:{t.line}", message(t), WARNING, t.line)
+           for t in typed_numbers(tokens)]
+    for line, prose in _prose_lines(tokens, text):
+        for m in _HTML_ID_RE.finditer(prose):
+            tag_start = m.start()
+            if not any(a.start() == tag_start for a in RAW_ANCHOR_RE.finditer(prose)):
+                out.append(Finding("raw-anchor", f"{rel}:{line}",
+                                   f"HTML id `{m.group(2)}` on <{m.group(1)}> works on the site "
+                                   f"only: write <a id=\"{m.group(2)}\"></a> or a {{#{m.group(2)}}} "
+                                   "attribute so the PDF and EPUB get it too", WARNING, line))
+        for m in INLINE_LINK_RE.finditer(prose):
+            target = m.group(3).strip("<>")
+            if m.group(1):
+                if images.is_local(target) and not target.endswith(".py"):
+                    problem = images.check_image(path, root, target)
+                    if problem:
+                        out.append(Finding("image", f"{rel}:{line}", problem, WARNING, line))
+                continue
+            path_part, _, fragment = target.partition("#")
+            if target.startswith("#") or (path_part.endswith(".md") and fragment):
+                if fragment and unquote(fragment) not in known_ids:
+                    out.append(Finding("unresolved-anchor", f"{rel}:{line}",
+                                       f"nothing defines the id `{unquote(fragment)}` (no heading "
+                                       "{#id}, label or <a id> in this edition)", WARNING, line))
+            elif is_relative(target) and not path_part.endswith(".md"):
+                try:
+                    repo_link(root, path, target)
+                except LinkError as exc:
+                    out.append(Finding("repo-link", f"{rel}:{line}", str(exc), WARNING, line))
+    return out
+
+
+def source_findings(root: Path) -> list[Finding]:
+    """The checks over every chapter of every edition folder that exists."""
+    from ..load import EDITION_LAYOUT, load_book
+    from ..model import BuildError
+    from ..resolve.numbering import number_chapter
+    root = Path(root).resolve()
+    keys = [key for key, folder, *_ in EDITION_LAYOUT if (root / folder / "edition.yml").is_file()]
+    book = load_book(root, keys)
+    out: list[Finding] = []
+    for edition in book.editions.values():
+        labels: dict = {}
+        known: set[str] = set()
+        parsed = []
+        for chapter in edition.chapters:
+            tokens, _ = parse(chapter.text)
+            try:      # every id a link may name: headings (also positional), figures, tables
+                number_chapter(chapter, tokens, labels)
+            except BuildError:
+                pass  # the build reports it
+            known.update(str(t.attrGet("id")) for t in tokens if t.attrGet("id"))
+            known.update(i for i, _ in raw_anchor_ids(chapter.text))
+            known.update(re.findall(r"\{#([A-Za-z][\w:.-]*)", chapter.text))
+            parsed.append((chapter, tokens))
+        known.update(labels)
+        for chapter, tokens in parsed:
+            out += chapter_findings(root, chapter.path, chapter.text, known, tokens)
+    return out
