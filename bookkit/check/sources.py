@@ -80,30 +80,48 @@ def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
     return out
 
 
+# What a chapter must contain for any check above to find something (headings opening with a
+# number-like word, HTML ids, relative links and images, typed caption numbers): chapters without
+# any are not parsed, which keeps check_site fast on a book written in the dialect.
+_CANDIDATE_RE = re.compile(
+    r"^#{1,6}\s+(?:第|[Cc]hapter|[Ss]ection|[Pp]art|[Aa]ppendix|§|[A-Z]?\d)"
+    r"|<[a-zA-Z][^>]*\s(?:id|name)\s*="
+    r"|\]\((?!https?:|mailto:|figures/[^)\s]*\.py)"
+    r"|^!\[(?:图|圖|表|[Ff]ig|[Tt]able)", re.M)
+
+_FRAGMENT_LINK_RE = re.compile(r"\]\(<?[^)\s#]*#")
+
+
+def _edition_ids(chapters) -> set[str]:
+    """Every id a link may name in an edition: headings (positional too), figures, tables,
+    equations, raw anchors."""
+    from ..model import BuildError
+    from ..resolve.numbering import number_chapter
+    labels: dict = {}
+    known: set[str] = set()
+    for chapter in chapters:
+        tokens, _ = parse(chapter.text)
+        try:
+            number_chapter(chapter, tokens, labels)
+        except BuildError:
+            pass  # the build reports it
+        known.update(str(t.attrGet("id")) for t in tokens if t.attrGet("id"))
+        known.update(i for i, _ in raw_anchor_ids(chapter.text))
+        known.update(re.findall(r"\{#([A-Za-z][\w:.-]*)", chapter.text))
+    return known | set(labels)
+
+
 def source_findings(root: Path) -> list[Finding]:
     """The checks over every chapter of every edition folder that exists."""
     from ..load import EDITION_LAYOUT, load_book
-    from ..model import BuildError
-    from ..resolve.numbering import number_chapter
     root = Path(root).resolve()
     keys = [key for key, folder, *_ in EDITION_LAYOUT if (root / folder / "edition.yml").is_file()]
     book = load_book(root, keys)
     out: list[Finding] = []
     for edition in book.editions.values():
-        labels: dict = {}
-        known: set[str] = set()
-        parsed = []
-        for chapter in edition.chapters:
-            tokens, _ = parse(chapter.text)
-            try:      # every id a link may name: headings (also positional), figures, tables
-                number_chapter(chapter, tokens, labels)
-            except BuildError:
-                pass  # the build reports it
-            known.update(str(t.attrGet("id")) for t in tokens if t.attrGet("id"))
-            known.update(i for i, _ in raw_anchor_ids(chapter.text))
-            known.update(re.findall(r"\{#([A-Za-z][\w:.-]*)", chapter.text))
-            parsed.append((chapter, tokens))
-        known.update(labels)
-        for chapter, tokens in parsed:
-            out += chapter_findings(root, chapter.path, chapter.text, known, tokens)
+        candidates = [c for c in edition.chapters if _CANDIDATE_RE.search(c.text)]
+        links_to_ids = any(_FRAGMENT_LINK_RE.search(c.text) for c in candidates)
+        known = _edition_ids(edition.chapters) if links_to_ids else set()
+        for chapter in candidates:
+            out += chapter_findings(root, chapter.path, chapter.text, known)
     return out
