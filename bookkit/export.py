@@ -114,7 +114,7 @@ def export_chapter(tokens, ctx: RenderContext, prefix_footnotes: str,
             caption = _inline(image.content, ctx, tok)
             label = s["figure"].format(n=tok.meta["number"])
             if "static_src" in tok.meta:     # an image file: copied/converted by the export
-                replace[start] = [pandoc_realworld.static_figure(tok, image, caption, label, ctx)]
+                replace[start] = [pandoc_realworld.static_figure(tok, caption, label, ctx)]
                 skip.update(range(start, end))
                 continue
             replace[start] = [f"![{label}{s['caption_sep']}{caption}](figures/{fid}.pdf){{#{fid}}}"]

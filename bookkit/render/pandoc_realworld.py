@@ -66,7 +66,7 @@ def prose(text: str, ctx, tok: Token | None) -> str:
     return links_for_pandoc(text, link)
 
 
-def static_figure(tok: Token, image: Token, caption: str, label: str, ctx) -> str:
+def static_figure(tok: Token, caption: str, label: str, ctx) -> str:
     """The exported line of a static figure: numbered caption, converted image, its ID."""
     target = _image_target(ctx, tok, tok.meta["static_src"])
     sep = ctx.edition.strings["caption_sep"]

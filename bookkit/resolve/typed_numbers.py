@@ -23,7 +23,7 @@ HEADING_NUMBER_RE = re.compile(
     rf"第\s*[{_CJK_DIGITS}]+\s*[章节節篇部]"                     # 第 3 章, 第三节
     r"|(?i:chapter|section|part|appendix)\s+(?:\d+(?:\.\d+)*|[A-Z]\b)"  # Chapter 3, Appendix B
     r"|§\s*\d+(?:\.\d+)*"                                          # § 3.1
-    r"|[A-Z]?\d+(?:\.\d+)+\.?"                                     # 3.1, 3.1.2, A.1
+    r"|[A-Z]?\d+(?:\.\d+)+\.?"                                     # 3.1, 3.1.2, A1.2
     r"|\d+\.(?=\s)"                                                # 3. Title
     r")"
     # Not a quantity that happens to open a heading: "1.5 倍的加速", "2.5 GB/s".

@@ -136,13 +136,18 @@ def test_check_site_source_findings(tmp_path):
         "[外部脚本](../calculations/missing.py)",
         "`<div id=\"in-code\">` 与 [代码](#kv-budget) 不报告。",
         "",
+        "![批大小与延迟](images/pipeline.svg)",
+        "",
+        "*图 2-9 批大小与延迟*",
+        "",
     ]), encoding="utf-8")
     (root / "manuscripts" / "images" / "broken.svg").write_text("<svg><unclosed")
     found = {(f.kind, f.where.rsplit(":", 1)[1]) for f in source_findings(root)
              if f.kind != "typed-number"}
     n = len(chapter.read_text(encoding="utf-8").splitlines())
-    assert found == {("raw-anchor", str(n - 5)), ("unresolved-anchor", str(n - 4)),
-                     ("image", str(n - 3)), ("image", str(n - 2)), ("repo-link", str(n - 1))}
+    assert found == {("raw-anchor", str(n - 9)), ("unresolved-anchor", str(n - 8)),
+                     ("image", str(n - 7)), ("image", str(n - 6)), ("repo-link", str(n - 5)),
+                     ("duplicate-caption", str(n))}
     assert all(f.severity == "warning" for f in source_findings(root))
 
 
