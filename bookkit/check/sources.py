@@ -142,15 +142,18 @@ def _edition_ids(chapters) -> set[str]:
 
 def source_findings(root: Path) -> list[Finding]:
     """The checks over every chapter of every edition folder that exists."""
-    from ..load import EDITION_LAYOUT, load_book
+    from ..load import EDITION_LAYOUT, chapter_plan
+    from ..model import ChapterSource
     root = Path(root).resolve()
-    keys = [key for key, folder, *_ in EDITION_LAYOUT if (root / folder / "edition.yml").is_file()]
-    book = load_book(root, keys)
+    plan = chapter_plan(root)
     out: list[Finding] = []
-    for edition in book.editions.values():
-        candidates = [c for c in edition.chapters if _CANDIDATE_RE.search(c.text)]
+    for key, folder, *_ in EDITION_LAYOUT:      # the chapter files that exist (no config needed)
+        chapters = [ChapterSource(key, number, slug, root / folder / file,
+                                  (root / folder / file).read_text(encoding="utf-8"))
+                    for number, file, slug in plan if (root / folder / file).is_file()]
+        candidates = [c for c in chapters if _CANDIDATE_RE.search(c.text)]
         links_to_ids = any(_FRAGMENT_LINK_RE.search(c.text) for c in candidates)
-        known = _edition_ids(edition.chapters) if links_to_ids else set()
+        known = _edition_ids(chapters) if links_to_ids else set()
         for chapter in candidates:
             out += chapter_findings(root, chapter.path, chapter.text, known)
     return out
