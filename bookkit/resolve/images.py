@@ -15,6 +15,7 @@ a rebuild converts nothing and the output stays byte-identical.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -94,13 +95,14 @@ def _converted(root: Path, source: Path, ext: str, convert) -> Path:
     out = root / "build" / "images" / f"{sha256_bytes(data)[:16]}{ext}"
     if not out.is_file():
         out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(out.name + ".tmp")
+        tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")   # builds may run side by side
         convert(source, tmp)
         tmp.replace(out)
     return out
 
 
 def _pdf_to_svg(source: Path, out: Path) -> None:
+    """The first page of a PDF image as SVG (an image is one page; text becomes outlines)."""
     exe = shutil.which("pdftocairo")
     if exe is None:
         raise ImageError(f"{source.name}: converting a PDF image needs `pdftocairo` "
