@@ -57,6 +57,7 @@ class BuildReport:
     seconds: float = 0.0
     changed: bool = True
     timings: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)   # `file:line: …`, printed by the CLI
 
 
 class Builder:
@@ -215,6 +216,7 @@ class Builder:
                 if key in wanted and key not in forked:
                     search[key] = self.start_search(resolved, key)
             timings["numbering"] = time.perf_counter() - t0
+            report.warnings = self.source_warnings(resolved)
             t0 = time.perf_counter()
             self.resolve_figures(resolved)
             self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
@@ -257,6 +259,14 @@ class Builder:
         report.timings = timings
         report.seconds = time.perf_counter() - start
         return report
+
+    def source_warnings(self, resolved: "ResolvedBook") -> list[str]:
+        """What the build fixed on its own and the author should fix in the source (typed
+        heading numbers), as `path:line: …` relative to the book root."""
+        from .check.sources import typed_number_warnings
+        return [w for _key, edition in resolved.editions for chapter in edition.chapters
+                for w in typed_number_warnings(chapter.path.relative_to(self.root),
+                                               self.parsed(chapter)[0])]
 
     def render_chapters(self, resolved: "ResolvedBook") -> dict[tuple, "ChapterHtml"]:
         """Each chapter's HTML body: from memory if its inputs are unchanged, else rendered

@@ -19,6 +19,8 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from .resolve.typed_numbers import strip_typed_numbers
+
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
 HEADING_ATTRS_RE = re.compile(r"\s*\{((?:\s*[#.][A-Za-z0-9_:.-]+)+)\s*\}\s*$")
@@ -147,6 +149,8 @@ def parser() -> MarkdownIt:
     # The text rule swallows runs of "ordinary" characters; `{` and `@` must stop it.
     md.core.ruler.push("block_attrs", _block_attrs_rule)
     md.core.ruler.push("child_lines", _child_lines_rule)
+    # Real-world chapters type "第 3 章" / "3.1" into headings: removed once, here.
+    md.core.ruler.push("typed_numbers", lambda state: strip_typed_numbers(state.tokens))
     return md
 
 

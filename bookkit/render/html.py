@@ -24,6 +24,8 @@ from ..locale.numbers import format_value, parse_spec
 from ..markdown import BOUND_RE, parser
 from .mathtext import tex_to_text
 from ..model import BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label
+from ..resolve.images import resolve_site_image, static_figure_html
+from ..resolve.links import LinkError, repo_link
 from ..resolve.numbering import label_text
 
 FORMATTER = HtmlFormatter(nowrap=True)
@@ -156,6 +158,8 @@ class BookRenderer(RendererHTML):
 
     def _figure(self, tokens, idx, ctx: RenderContext) -> str:
         tok = tokens[idx]
+        if "static_src" in tok.meta:      # an image file, not a figure script
+            return static_figure_html(self, tokens, idx, ctx)
         inline = tokens[idx + 1]
         image = next(k for k in inline.children if k.type == "image")
         fid = tok.meta["figure_id"]
@@ -252,13 +256,8 @@ class BookRenderer(RendererHTML):
         if src.endswith(".py"):
             ctx.fail(tok, f"figure script `{src}` must stand alone in its paragraph")
         elif not re.match(r"^[a-z]+:|^/", src):
-            found = local_image(ctx, src)
-            if found is None:
-                ctx.fail(tok, f"image not found: {src}",
-                         f"put it in {ctx.chapter.path.parent.name}/ or manuscripts/ (paths are "
-                         "relative to the chapter file)")
-            else:
-                ctx.assets[src] = found
+            found = resolve_site_image(ctx, tok, src)   # copied; a PDF converted to SVG
+            src = found.src if found else src
         return f'<img src="{html.escape(src)}" alt="{html.escape(alt)}" loading="lazy">'
 
     def link_open(self, tokens, idx, options, env):
@@ -274,19 +273,14 @@ class BookRenderer(RendererHTML):
                              "link to a file listed in manuscripts/book.yml, or use @sec-… ")
                 else:
                     tok.attrs["href"] = f"{slug}.html" + (f"#{fragment}" if fragment else "")
+            elif path:       # a file of the repository (`../calculations/x.py`)
+                ctx = env["ctx"]
+                try:
+                    tok.attrs["href"] = repo_link(ctx.chapter.path.parent.parent,
+                                                  ctx.chapter.path, href)
+                except LinkError as exc:
+                    ctx.fail(tok, str(exc))
         return self.renderToken(tokens, idx, options, env)
-
-
-def local_image(ctx: RenderContext, src: str) -> Path | None:
-    """An image path relative to the chapter; translations fall back to the original's file."""
-    clean = Path(src.split("#")[0].split("?")[0])
-    if ".." in clean.parts:
-        return None
-    for base in (ctx.chapter.path.parent, ctx.chapter.path.parent.parent / "manuscripts"):
-        candidate = base / clean
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def math_source(ctx: RenderContext, tok: Token, tag: str | None = None) -> str:
