@@ -169,10 +169,16 @@ class Region:
     end: int         # 0-based line of the closing `:::`
 
 
-def regions(tokens, path) -> list[Region]:
+def regions(tokens, path, text: str | None = None) -> list[Region]:
     found, seen = [], {}
+    lines = text.splitlines() if text is not None else None
     for tok in tokens:
         if tok.type == "container_whatif_open":
+            if lines is not None and (tok.map[1] >= len(lines)
+                                      or not lines[tok.map[1]].strip().startswith(":::")):
+                raise BuildError(path, tok.map[0] + 1,
+                                 "this what-if region is never closed: it runs to the end of "
+                                 "the file", "end it with a line holding only :::")
             name = div_name(tok.info)
             if not name or not NAME_RE.match(name):
                 raise BuildError(path, tok.map[0] + 1,
@@ -182,7 +188,7 @@ def regions(tokens, path) -> list[Region]:
                 raise BuildError(path, tok.map[0] + 1, f"what-if region #wi-{name} appears twice",
                                  f"the first one is at line {seen[name]}")
             seen[name] = tok.map[0] + 1
-            found.append(Region(name, tok.map[0], tok.map[1] - 1))
+            found.append(Region(name, tok.map[0], tok.map[1]))   # the map ends on the closing `:::`
     return found
 
 
@@ -501,8 +507,9 @@ def variant_math(tokens, ctx) -> set:
 
 
 def export_note(tok, strings: dict) -> list[str]:
-    """PDF and EPUB: the book's values, and one line saying the web edition can change them."""
-    return [f"::: {{.whatif}}", "", f"*{strings['whatif_note']}*", ""]
+    """PDF and EPUB: the region's opening line becomes one line saying that the web edition
+    can recompute the example (the numbers are the book's); the closing line is dropped."""
+    return [f"*{strings['whatif_note']}*", ""]
 
 
 def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout: float,
@@ -520,7 +527,7 @@ def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout
                 t.type == "container_whatif_open" for t in tokens)):
             continue
         tokens = tokens if tokens is not None else parse(chapter.text)[0]
-        found = regions(tokens, chapter.path)
+        found = regions(tokens, chapter.path, chapter.text)
         check_declared(chapter.path, declared, found)
         names = bound_names(tokens)
         cells = extract_cells(chapter, tokens)
