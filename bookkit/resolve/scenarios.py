@@ -368,11 +368,15 @@ def controls_html(ctx, scenario: Scenario, slug: str) -> str:
     out = [f'<div class="whatif-controls" role="group" aria-label="{html.escape(s["whatif_label"])}"'
            f' hidden><span class="whatif-title" aria-hidden="true">{html.escape(s["whatif_label"])}'
            "</span>"]
-    for choice in scenario.choices:
+    combos = scenario.combinations()
+    for n, choice in enumerate(scenario.choices):
+        offered = {combo[n] for combo in combos}      # an option excluded everywhere is not shown
         sid = f"{ident}-{choice.key}"
         out.append(f'<label for="{sid}">{html.escape(names.get(choice.key, choice.key))}</label>'
                    f'<select id="{sid}" data-whatif="{choice.key}">')
         for i, option in enumerate(choice.options):
+            if option not in offered:
+                continue
             selected = " selected" if option == choice.default else ""
             out.append(f'<option value="{html.escape(str(option))}"{selected}>'
                        f"{html.escape(option_label(choice, i, ctx.edition.lang))}</option>")

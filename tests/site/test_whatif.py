@@ -33,11 +33,43 @@ def _decode(choice: dict) -> dict:
             "decode_model": (m.name, None), "decode_hw_name": (hw.name, None)}
 
 
+def _matmul(choice: dict) -> dict:
+    from calculations import formulas, hardware
+    hw, n = hardware.get(choice["accelerator"]), int(choice["size"])
+    flops, nbytes = 2 * n ** 3, 3 * n * n * 2
+    time_s, bound = formulas.roofline_time(flops, nbytes, hw, dtype="bf16")
+    return {"n": (n, "int"), "mm_hw_name": (hw.name, None),
+            "mm_intensity": (flops / nbytes, "num digits=0"),
+            "mm_time_s": (time_s, "si unit=μs digits=1"),
+            "mm_bound": (("phrase", bound), None)}
+
+
+def _phases(choice: dict) -> dict:
+    from calculations import formulas, hardware, models
+    m, gpu = models.get("llama-3.1-8b"), hardware.get("h100")
+    prompt, output = int(choice["prompt"]), int(choice["output"])
+    prefill = formulas.forward(m, prompt, hw=gpu).totals
+    step = formulas.decode_step(m, batch=1, context=prompt, hw=gpu)
+    return {"prefill_intensity": (prefill.intensity, "num digits=0"),
+            "prefill_time": (prefill.roofline_time_s, "si unit=ms digits=1"),
+            "decode_time_b1": (output * step.time_s, "si unit=s digits=2"),
+            "prefill_bound": (("phrase", prefill.bound), None)}
+
+
 #: (page slug, scenario) -> the bound names to check and how the calculator gives them.
-EXPECTED = {("getting-started", "decode"): _decode}
+EXPECTED = {("getting-started", "decode"): _decode, ("accelerators", "matmul"): _matmul,
+            ("workloads", "phases"): _phases}
+
+
+def _phrases(lang: str) -> dict:
+    import yaml
+    folder = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}[lang]
+    return yaml.safe_load((ROOT / folder / "edition.yml").read_text())["strings"]["phrases"]
 
 
 def _text(value, spec, lang):
+    if isinstance(value, tuple) and value[0] == "phrase":     # a conclusion, in the edition's words
+        return _phrases(lang)[value[1]]
     return value if spec is None else format_value(value, parse_spec(spec), lang)
 
 
@@ -150,9 +182,11 @@ def test_each_control_recomputes_the_example(page_factory, built_site, site_url,
                 if expect:
                     for bound, (val, spec) in expect({**defaults, key: value}).items():
                         assert numbers[bound][0] == _text(val, spec, lang), (url, key, value, bound)
-                        if spec is not None and numbers[bound][0] != book_numbers[bound][0]:
-                            assert numbers[bound][1] != book_numbers[bound][1], (
-                                f"{url}: {bound}'s provenance did not follow")
+                # The provenance popovers follow: the values a changed number was computed
+                # from are shown for the reader's choice.
+                changed = [b for b in numbers if numbers[b][0] != book_numbers[b][0]]
+                assert any(numbers[b][1] != book_numbers[b][1] for b in changed), (
+                    f"{url}: {key}={value}: no provenance followed")
                 # Back to the book's value for this control before trying the next one.
                 _select(page, name, key, defaults[key])
                 assert _snapshot(page, name) == book
@@ -230,3 +264,59 @@ def test_controls_are_accessible(page_factory, built_site, site_url, scheme):
         problems += [f"{prefix}{slug} [{scheme}]: {v['id']}: {v['help']}"
                      for v in result["violations"] if v["impact"] in ("serious", "critical")]
     assert not problems, "\n".join(problems)
+
+
+def _build(root: Path, cache: Path, out: Path):
+    from bookkit.build import BuildOptions, Builder
+    return Builder(BuildOptions(root=root, out=out, editions=["zh"], quiet=True,
+                                cache_dir=cache)).build()
+
+
+def test_a_variant_that_fails_an_assert_breaks_the_build(book_copy, warm_cache, tmp_path):
+    """The cells' asserts run for every variant: one that fails is a build error naming the
+    scenario, the variant and file:line; excluding it explicitly makes the build pass."""
+    from bookkit.model import BuildError
+    chapter = book_copy / "manuscripts" / "01-getting-started.md"
+    text = chapter.read_text()
+    anchor = "decode_hw = hardware.get(decode_hw_id)\n"
+    choices = 'decode_context = choose("decode", "context", [8192, 2048, 32768])\n'
+    assert anchor in text and choices in text
+    # True for the book's H100, false for the MI300X (192 GB) the reader may choose.
+    broken = text.replace(anchor, anchor + "assert decode_hw.hbm_bytes < 150e9\n")
+    chapter.write_text(broken)
+    line = broken[:broken.index("assert decode_hw.hbm_bytes")].count("\n") + 1
+    out = tmp_path / "site"
+    with pytest.raises(BuildError) as err:
+        _build(book_copy, warm_cache, out)
+    message = err.value.render()
+    assert f"01-getting-started.md:{line}:" in message, message
+    assert "what-if scenario `decode`" in message and "accelerator=mi300x" in message, message
+    assert "exclude('decode'" in message, message
+    assert not out.exists()                       # a failed build writes nothing
+
+    chapter.write_text(broken.replace(choices, choices + 'exclude("decode", accelerator="h100")\n'))
+    with pytest.raises(BuildError) as err:
+        _build(book_copy, warm_cache, out)
+    assert "excludes the book's own values" in err.value.render()
+
+    chapter.write_text(broken.replace(choices, choices + 'exclude("decode", accelerator="mi300x")\n'))
+    _build(book_copy, warm_cache, out)
+    assert "mi300x" not in (out / "getting-started.whatif.js").read_text()
+    page = (out / "getting-started.html").read_text()
+    assert 'value="h200"' in page and 'value="mi300x"' not in page
+
+
+def test_regions_and_declarations_must_match(book_copy, warm_cache, tmp_path):
+    from bookkit.model import BuildError
+    chapter = book_copy / "manuscripts" / "03-workloads.md"
+    text = chapter.read_text()
+    chapter.write_text(text.replace("::: {.whatif #wi-phases}", "::: {.whatif #wi-phase}"))
+    with pytest.raises(BuildError) as err:
+        _build(book_copy, warm_cache, tmp_path / "a")
+    assert "03-workloads.md:" in err.value.render() and "phases" in err.value.render()
+    lines = text.split("\n")
+    close = max(i for i, l in enumerate(lines) if l.strip() == ":::")
+    chapter.write_text("\n".join(lines[:close] + lines[close + 1:]))
+    with pytest.raises(BuildError) as err:
+        _build(book_copy, warm_cache, tmp_path / "b")
+    assert "never closed" in err.value.render(), err.value.render()
