@@ -279,11 +279,15 @@ def _in_child(path, cells, namespace, wanted, recorder, assignment):
     import os
     import pickle
     from .cells import run_namespace
+    from ..processes import check_stopped, die_with_parent
+    check_stopped()
+    parent = os.getpid()
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:                                  # child
         code = 0
         try:
+            die_with_parent(parent)               # a worker killed at its time limit takes it along
             os.close(read)
             recorder.files = set()
             Declarations(path, assignment).install(namespace)
