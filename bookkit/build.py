@@ -276,7 +276,7 @@ class Builder:
                             resolved.labels_digest[key], _digest(sorted(ctx.values.items())),
                             sizes_digest,
                             _digest(sorted(resolved.chapter_math[(key, chapter.number)])),
-                            _digest(ctx.whatif))
+                            scenarios.digest(ctx.whatif))
                 done = self._rendered.get(memo_key)
                 if done is None:
                     tokens, env = self.parsed(chapter)

@@ -63,6 +63,7 @@ class Scenario:
     choices: tuple = ()
     excluded: tuple = ()            # tuples of (key, value) pairs, each a partial combination
     variants: dict = field(default_factory=dict)   # combination -> {name: BoundValue} changed
+    digest: str = ""                                 # of `variants`, for the render memo
 
     @property
     def keys(self) -> tuple:
@@ -440,25 +441,34 @@ def chapter_data(ctx, math: dict) -> tuple[bytes | None, int]:
         if sc is None:
             continue
         variants = {}
+        book = [_book_slot(ctx, slot) for slot in slots]   # the page's own text, once
+        formatted: dict = {}
         for combo in sc.combinations():
             if combo == sc.book:
                 continue
+            changed = sc.variants.get(combo, {})
             vctx = replace(ctx, values=variant_values(ctx.values, sc, combo), errors=[])
             nums, maths = [], []
             for i, slot in enumerate(slots):
+                if not changed.keys() & book[i][0]:
+                    continue
                 if slot.kind == "num":
-                    if slot.name not in sc.variants.get(combo, {}):
+                    bound = vctx.values.get(slot.name)
+                    if bound is None:
                         continue
-                    text, bound = bound_text(vctx, slot.name, slot.spec, slot.tok)
-                    book_text, book = bound_text(ctx, slot.name, slot.spec, slot.tok)
-                    if bound is None or (text == book_text
-                                         and bound.provenance() == book.provenance()):
+                    # Formatting is most of the cost, and many variants share a value.
+                    memo_key = (i, type(bound.value), bound.value)
+                    text = formatted.get(memo_key)
+                    if text is None:
+                        text = formatted[memo_key] = bound_text(vctx, slot.name, slot.spec,
+                                                                slot.tok)[0]
+                    if (text, bound.provenance()) == book[i][1]:
                         continue
                     prov = f"{ctx.edition.strings['computed_as']} {bound.provenance()}"
                     nums.append([i, sid(text), sid(prov)])
                 else:
                     tex = math_source(vctx, slot.tok, slot.tag)
-                    if tex == math_source(ctx, slot.tok, slot.tag):
+                    if tex == book[i][1]:
                         continue
                     rendered = math.get((tex, slot.display))
                     if rendered is None or isinstance(rendered, Exception):
@@ -488,6 +498,23 @@ def chapter_data(ctx, math: dict) -> tuple[bytes | None, int]:
     return data, size
 
 
+def _book_slot(ctx, slot: Slot) -> tuple[set, object]:
+    """(names the slot shows, its book text: (text, provenance) or the formula's TeX)."""
+    from ..markdown import BOUND_RE
+    from ..render.html import bound_text, math_source
+    if slot.kind == "num":
+        text, bound = bound_text(ctx, slot.name, slot.spec, slot.tok)
+        return {slot.name}, (text, bound.provenance() if bound is not None else None)
+    names = {m.group(1) for m in BOUND_RE.finditer(slot.tok.content)}
+    return names, math_source(ctx, slot.tok, slot.tag)
+
+
+def digest(scenarios: dict | None) -> str:
+    """What a chapter's rendering takes from its scenarios (for the in-memory render memo)."""
+    return hashlib.sha256(repr(sorted((n, s.digest) for n, s in (scenarios or {}).items()))
+                          .encode()).hexdigest()
+
+
 def fill_version(body: str, data: bytes | None) -> str:
     if DATA_VERSION_SLOT not in body:
         return body
@@ -496,6 +523,7 @@ def fill_version(body: str, data: bytes | None) -> str:
 
 def variant_math(tokens, ctx) -> set:
     """The formulas of every variant (submitted to KaTeX with the book's)."""
+    from ..markdown import BOUND_RE
     from ..render.html import math_source
     scenarios = ctx.whatif or {}
     out: set = set()
@@ -507,8 +535,9 @@ def variant_math(tokens, ctx) -> set:
             continue
         display = tok.type != "math_inline"
         tag = tok.meta.get("number") if tok.type == "math_block_label" else None
+        names = {m.group(1) for m in BOUND_RE.finditer(tok.content)}
         for combo in sc.combinations():
-            if combo != sc.book and sc.variants.get(combo):
+            if combo != sc.book and sc.variants.get(combo, {}).keys() & names:
                 vctx = replace(ctx, values=variant_values(ctx.values, sc, combo), errors=[])
                 out.add((math_source(vctx, tok, tag), display))
     return out
@@ -580,3 +609,4 @@ def _accept(chapter, results, sc: Scenario, region: Region, value, wanted) -> No
     check_not_reassigned(chapter.path, sc, region, set(wanted), results[chapter.number].values,
                          region_book)
     sc.variants = diffs
+    sc.digest = hashlib.sha256(repr(sorted(diffs.items())).encode()).hexdigest()

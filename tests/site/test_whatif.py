@@ -320,3 +320,30 @@ def test_regions_and_declarations_must_match(book_copy, warm_cache, tmp_path):
     with pytest.raises(BuildError) as err:
         _build(book_copy, warm_cache, tmp_path / "b")
     assert "never closed" in err.value.render(), err.value.render()
+
+
+@pytest.mark.parametrize("edition", list(EDITIONS))
+def test_pdf_and_epub_sources_show_the_book_values_and_one_line(edition):
+    """The Pandoc sources (PDF, EPUB) keep the book's values and say in one line that the web
+    edition can change them; no `:::` of a what-if region is left for Pandoc."""
+    import yaml
+    from bookkit.build import BuildOptions, Builder
+    from bookkit.export import export_chapter
+    from bookkit.load import load_book
+    from bookkit.render.html import RenderContext
+    builder = Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site", quiet=True))
+    book = load_book(ROOT, [edition])
+    cells = builder.run_cells(book)
+    ed = book.editions[edition]
+    chapter = next(c for c in ed.chapters if c.slug == "getting-started")
+    tokens, _ = builder.parsed(chapter)
+    ctx = RenderContext(chapter=chapter, edition=ed.info, labels={}, values=cells[1].values,
+                        math={}, figures={}, figure_sizes={})
+    text = export_chapter(tokens, ctx, "x")
+    note = ed.info.strings["whatif_note"]
+    assert text.count(note) == 1
+    assert not [line for line in text.splitlines() if line.strip().startswith(":::")]
+    lang = EDITIONS[edition][1]
+    book_values = _decode({"model": "qwen3-8b", "accelerator": "h100", "context": "8192"})
+    assert _text(*book_values["decode_time"], lang) in text
+    assert yaml.safe_load((ed.info.folder / "edition.yml").read_text())["strings"]["whatif_note"]
