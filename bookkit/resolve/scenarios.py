@@ -119,6 +119,9 @@ class Declarations:
                               for o in options):
             raise ValueError(f"choose({scenario!r}, {key!r}, …): options must be a non-empty "
                              "list of ids or numbers")
+        if any(isinstance(o, str) and not re.match(r"^[A-Za-z0-9_.-]+$", o) for o in options):
+            raise ValueError(f"choose({scenario!r}, {key!r}, …): an id option may hold letters, "
+                             "digits, `.`, `_` and `-` only (it goes into the page's URL)")
         if len(set(options)) != len(options):
             raise ValueError(f"choose({scenario!r}, {key!r}, …): an option is listed twice")
         default = options[0] if default is None else default
@@ -368,6 +371,11 @@ def controls_html(ctx, scenario: Scenario, slug: str) -> str:
     """The control above a region: one labelled native select per choice and a reset button.
     Hidden until whatif.js runs: without JavaScript the page shows the book's values."""
     s = ctx.edition.strings
+    missing = [k for k in ("whatif_label", "whatif_reset", "whatif_updated") if k not in s]
+    if missing:
+        raise BuildError(ctx.edition.folder / "edition.yml", None,
+                         f"missing interface strings for what-if scenarios: {', '.join(missing)}",
+                         "copy them from manuscripts/edition.yml and translate")
     names = s.get("whatif_choices", {})
     ident = f"wi-{scenario.name}"
     out = [f'<div class="whatif-controls" role="group" aria-label="{html.escape(s["whatif_label"])}"'
@@ -546,7 +554,12 @@ def variant_math(tokens, ctx) -> set:
 def export_note(tok, strings: dict) -> list[str]:
     """PDF and EPUB: the region's opening line becomes one line saying that the web edition
     can recompute the example (the numbers are the book's); the closing line is dropped."""
-    return [f"*{strings['whatif_note']}*", ""]
+    note = strings.get("whatif_note")
+    if not note:
+        raise BuildError(None, tok.map[0] + 1 if tok.map else None,
+                         "missing interface string `whatif_note` in the edition's edition.yml",
+                         "copy it from manuscripts/edition.yml and translate")
+    return [f"*{note}*", ""]
 
 
 def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout: float,
