@@ -594,25 +594,45 @@ def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout
             deps: dict = {}
             hit = cache.get("whatif", key, deps)
             if hit is None:
-                job = f"{chapter.number}:{sc.name}"
-                pending[job] = (chapter, sc, region, key, wanted)
-                jobs.append((job, run_variants, (str(chapter.path), payload, str(root), sc,
-                                                 sc.combinations(), wanted)))
+                # A large scenario is split so that both cores share it; each part runs the
+                # book's combination too (the reference its differences are taken against).
+                others = [c for c in sc.combinations() if c != sc.book]
+                size = max(8, -(-len(others) // max(1, workers)))
+                parts = [others[i:i + size] for i in range(0, len(others), size)] or [[]]
+                pending[(chapter.number, sc.name)] = (chapter, sc, region, key, wanted,
+                                                      len(parts))
+                for i, part in enumerate(parts):
+                    jobs.append((f"{chapter.number:03d}:{sc.name}:{i:03d}", run_variants,
+                                 (str(chapter.path), payload, str(root), sc, part, wanted)))
                 continue
             _accept(chapter, results, sc, region, hit, wanted)
     if not jobs:
         return
     done = run_jobs(jobs, workers=workers, timeout=timeout)
-    errors = []
+    errors, merged = [], {}
     for job, result in sorted(done.items()):
-        chapter, sc, region, key, wanted = pending[job]
+        number, name, _part = job.split(":")
+        chapter, sc, region, key, wanted, parts = pending[(int(number), name)]
+        if (int(number), name) in merged and merged[(int(number), name)] is None:
+            continue                                 # one error per scenario is enough
         if not result.ok:
+            merged[(int(number), name)] = None
             errors.append(result.error if result.error.startswith(str(root)) else
                           f"{chapter.path}: what-if scenario `{sc.name}`: "
                           f"{result.error.strip().splitlines()[-1]}")
             continue
-        cache.put("whatif", key, result.value, result.deps)
-        _accept(chapter, results, sc, region, result.value, wanted)
+        diffs, book = result.value
+        acc = merged.setdefault((int(number), name), ({}, book, {}))
+        acc[0].update(diffs)
+        acc[2].update(result.deps or {})
+    for (number, name), acc in sorted(merged.items()):
+        if acc is None:
+            continue
+        chapter, sc, region, key, wanted, parts = pending[(number, name)]
+        value = (dict(sorted(acc[0].items(), key=lambda kv: sc.combinations().index(kv[0]))),
+                 acc[1])
+        cache.put("whatif", key, value, acc[2])
+        _accept(chapter, results, sc, region, value, wanted)
     if errors:
         raise BuildError(None, None, "\n".join(errors))
 
