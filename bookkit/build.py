@@ -23,7 +23,7 @@ from .markdown import parse
 from .model import Book, BuildError, ChapterSource, Edition, Label
 from .render import math as mathrender
 from .render.html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
-from .render.search import SearchDoc, build_search_assets
+from .render.search import SearchDoc, Synonyms, build_search_assets
 from .render.site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                           templates_version)
 from .resolve import scenarios
@@ -32,8 +32,7 @@ from .resolve.figures import FigureTask, resolve_figures, svg_size
 from .resolve.numbering import ChapterOutline, number_chapter
 from .workers import Background, JobResult
 
-STATIC_FROM_NODE = {
-    "lunr.min.js": "lunr/lunr.min.js",
+STATIC_FROM_NODE = {   # (lunr.js is not shipped: search-engine.js ranks as lunr does; see search.py)
     "katex/katex.min.css": "katex/dist/katex.min.css",
 }
 
@@ -383,9 +382,10 @@ class Builder:
         docs = [d for chapter in edition.chapters
                 for d in self.chapter_docs(resolved, key, chapter)]
         lang = edition.info.lang
-        cache_key = key_of("search", lang, self._search_code,
+        synonyms = search.glossary_synonyms(edition.info.folder)   # the edition's glossary
+        cache_key = key_of("search", lang, self._search_code, [synonyms.pairs, synonyms.keep],
                            [(d.url, d.chapter, d.section, d.text) for d in docs])
-        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key))
+        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key), synonyms)
 
     def write(self, files: dict[str, bytes]) -> tuple[bool, int]:
         """Write the site atomically: build a new tree beside the old one, then swap.
@@ -473,11 +473,12 @@ class SearchJob:
     lang: str
     key: str
     hit: dict | None
+    synonyms: "Synonyms | None" = None
 
     def finish(self, cache: Cache) -> dict[str, bytes]:
         """The index files: cached, or built now (and cached)."""
         if self.hit is None:
-            self.hit = build_search_assets(self.docs, self.lang)
+            self.hit = build_search_assets(self.docs, self.lang, self.synonyms)
             cache.put("search", self.key, self.hit)
         return self.hit
 
@@ -503,7 +504,7 @@ def _index_editions(builder: "Builder", resolved: "ResolvedBook", cells: dict,
     for key in keys:
         builder.number_edition(mine, key, resolved.book.editions[key], cells)
         job = builder.start_search(mine, key)
-        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang)
+        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang, job.synonyms)
         out[key] = (job.key, assets, job.hit is None)
     return JobResult(ok=True, value=out)
 
