@@ -26,6 +26,7 @@ from .render.html import RenderContext, collect_math, fill_math, plain_inline, r
 from .render.search import SearchDoc, Synonyms, build_search_assets
 from .render.site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                           templates_version)
+from .resolve import scenarios
 from .resolve.cells import resolve_cells
 from .resolve.figures import FigureTask, resolve_figures, svg_size
 from .resolve.numbering import ChapterOutline, number_chapter
@@ -129,10 +130,12 @@ class Builder:
             ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels,
                                 values=cells[chapter.number].values, math={},
                                 figures={}, figure_sizes={},
-                                chapter_files=resolved.chapter_files)
+                                chapter_files=resolved.chapter_files,
+                                whatif=cells[chapter.number].scenarios)
             resolved.contexts[(key, chapter.number)] = ctx
             wanted: set = set()
             collect_math(tokens, ctx, wanted)
+            wanted |= scenarios.variant_math(tokens, ctx)     # what-if variants' formulas
             resolved.chapter_math[(key, chapter.number)] = wanted
 
     def resolve_figures(self, resolved: "ResolvedBook",
@@ -281,11 +284,13 @@ class Builder:
                 memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
                             resolved.labels_digest[key], _digest(sorted(ctx.values.items())),
                             sizes_digest,
-                            _digest(sorted(resolved.chapter_math[(key, chapter.number)])))
+                            _digest(sorted(resolved.chapter_math[(key, chapter.number)])),
+                            scenarios.digest(ctx.whatif))
                 done = self._rendered.get(memo_key)
                 if done is None:
                     tokens, env = self.parsed(chapter)
                     ctx.math, ctx.math_slots, ctx.errors, ctx.assets = None, [], [], {}
+                    ctx.whatif_slots = {}
                     body = render_chapter(tokens, env, ctx)
                     out[(key, chapter.number)] = ChapterHtml(memo_key, body, ctx.assets,
                                                              ctx.errors, ctx)
@@ -315,6 +320,8 @@ class Builder:
                     if not rendered.errors:
                         self._rendered[rendered.memo_key] = rendered
                 bodies[chapter.slug] = rendered.body
+                if rendered.whatif is not None:
+                    files[f"{prefix}{chapter.slug}.whatif.js"] = rendered.whatif
                 for site_path, source in rendered.assets.items():
                     files[prefix + site_path] = source.read_bytes()
                 has_math[chapter.slug] = 'class="katex' in rendered.body
@@ -459,10 +466,14 @@ class ChapterHtml:
     assets: dict[str, Path]
     errors: list[BuildError]
     ctx: RenderContext | None = None
+    whatif: bytes | None = None      # the chapter's what-if data file (`<slug>.whatif.js`)
 
     def with_math(self, math: dict) -> "ChapterHtml":
         body = fill_math(self.body, self.ctx, math)   # adds an error per formula KaTeX rejects
-        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors))
+        data, _size = scenarios.chapter_data(self.ctx, math)
+        body = scenarios.fill_version(body, data)
+        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors),
+                           whatif=data)
 
 
 @dataclass

@@ -24,6 +24,7 @@ from .markdown import BOUND_RE, XREF_RE
 from .model import BuildError
 from .render import pandoc_realworld
 from .render.html import RenderContext, bound_text, xref
+from .resolve.scenarios import export_note
 
 ROOT = Path(__file__).resolve().parent.parent
 # Inline code spans and math, which inline substitutions must treat differently from prose.
@@ -127,6 +128,11 @@ def export_chapter(tokens, ctx: RenderContext, prefix_footnotes: str,
             suffix = f" {{#{ident}}}" if ident else ""
             replace[start] = [f": {label}{s['caption_sep']}{_inline(text, ctx, tok)}{suffix}"]
             skip.update(range(start, end))
+        elif tok.type == "container_whatif_open":
+            # A what-if region: the book's values, and one line pointing to the web edition.
+            replace[start] = export_note(tok, s)
+            skip.add(start)
+            skip.add(end)                         # the closing `:::` (the token map ends on it)
         elif tok.type == "math_block_label":
             body = BOUND_RE.sub(lambda b: bound_text(ctx, b.group(1), b.group(2) or "", tok,
                                                      latex=True)[0], tok.content.strip())
