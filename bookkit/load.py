@@ -69,7 +69,7 @@ def load_edition_info(root: Path, key: str, registry: Registry | None = None) ->
             raise BuildError(path, None, f"`lang: {data['lang']}` contradicts the edition's "
                              f"lang `{ancestor.lang}` in {BOOK_CONFIG}",
                              "remove `lang` here: book.yml's `editions:` list sets it")
-        strings.update(data.get("strings") or {})
+        _overlay(strings, data.get("strings") or {})
         titles.update({k: str(data[k]) for k in ("title", "subtitle", "author") if k in data})
     path = root / spec.dir / "edition.yml"
     missing = [s for s in REQUIRED_STRINGS if s not in strings]
@@ -81,6 +81,17 @@ def load_edition_info(root: Path, key: str, registry: Registry | None = None) ->
                        url_prefix=spec.url_prefix, title=titles.get("title", ""),
                        subtitle=titles.get("subtitle", ""), author=titles.get("author", ""),
                        strings=strings, is_original=spec.is_original, spec=spec)
+
+
+def _overlay(base: dict, own: dict) -> None:
+    """`own` over `base`, key by key, into nested tables too (an edition may word one phrase of
+    its fallback's `phrases:` differently and inherit the rest)."""
+    for key, value in own.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            base[key] = dict(base[key])
+            _overlay(base[key], value)
+        else:
+            base[key] = value
 
 
 def load_book(root: Path, editions: list[str] | None = None) -> Book:

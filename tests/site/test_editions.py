@@ -101,11 +101,13 @@ def test_fallback_gives_missing_interface_strings_and_titles(tmp_path):
     for folder in ("manuscripts", "book-en"):
         shutil.copy(ROOT / folder / "edition.yml", root / folder / "edition.yml")
     (root / "book-en-gb" / "edition.yml").write_text(
-        "title: Understanding AI Infrastructure (UK)\nstrings:\n  theme: Toggle dark/light colours\n",
-        encoding="utf-8")
+        "title: Understanding AI Infrastructure (UK)\nstrings:\n  theme: Toggle dark/light colours\n"
+        "  phrases:\n    memory: memory-bandwidth-limited\n", encoding="utf-8")
     gb, en = load_edition_info(root, "en-gb"), load_edition_info(root, "en")
     assert gb.title == "Understanding AI Infrastructure (UK)" and gb.author == en.author
-    assert gb.strings == {**en.strings, "theme": "Toggle dark/light colours"}
+    phrases = {**en.strings["phrases"], "memory": "memory-bandwidth-limited"}
+    assert gb.strings == {**en.strings, "theme": "Toggle dark/light colours", "phrases": phrases}
+    assert en.strings["phrases"]["memory"] == "memory-bandwidth-bound"   # the fallback's intact
     assert (gb.lang, gb.url_prefix, gb.spec.fallback) == ("en-GB", "en-gb/", "en")
     # Without the fallback the same edition.yml lacks most strings: an error naming the file.
     (root / "manuscripts" / "book.yml").write_text(
