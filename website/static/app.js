@@ -163,7 +163,9 @@
         if (e.pointerType === "mouse" && !pinned && anchor === n) closeProv();
       });
       n.addEventListener("focus", function () {
-        if (pressed !== n && anchor !== n) openProv(n, true, true);
+        var byPointer = pressed === n;
+        pressed = null;
+        if (!byPointer && anchor !== n) openProv(n, true, true);
       });
       n.addEventListener("blur", function () {
         setTimeout(function () { if (anchor === n && document.activeElement !== n) closeProv(); }, 0);
