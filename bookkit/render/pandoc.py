@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import fonts as _fonts
+from . import latex_errors
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "book" / "template.tex"
@@ -156,10 +157,11 @@ def _ids_in(files) -> dict[str, tuple[Path, int]]:
 
 
 def _find_in_sources(files, needle: str) -> tuple[Path, int] | None:
+    """The first line holding `needle`, at the author's file:line when the export mapped it."""
     for f in files:
         for no, line in enumerate(Path(f).read_text(encoding="utf-8").splitlines(), 1):
             if needle in line:
-                return Path(f), no
+                return latex_errors.source_position(Path(f).parent, Path(f), no)
     return None
 
 
@@ -501,35 +503,8 @@ def _digest(*paths: Path) -> str:
 
 
 def _latex_error(log: str, tex: Path, files, chapter_ids: dict[str, Path]) -> str:
-    """Map the first ``./book.tex:N: message`` of the log back to a source file:line."""
-    m = re.search(r"^(?:\./)?([^\s:]+\.tex):(\d+): (.*)$", log, re.M)
-    if not m:
-        m2 = re.search(r"^! (.*)$", log, re.M)
-        return f"book.tex: XeLaTeX failed: {m2.group(1) if m2 else 'see the log'}"
-    line_no, msg = int(m.group(2)), m.group(3)
-    ctx = re.search(r"^l\.\d+ (.*)$", log[m.end():], re.M)
-    tex_lines = tex.read_text(encoding="utf-8").splitlines()
-    where = f"book.tex:{line_no}"
-    chapter = None
-    for i in range(min(line_no, len(tex_lines)) - 1, -1, -1):
-        lm = re.search(r"\\chapter\*?\{.*\\label\{([^}]*)\}", tex_lines[i])
-        if lm and lm.group(1) in chapter_ids:
-            chapter = chapter_ids[lm.group(1)]
-            break
-    detail = f"{msg} (at {where}"
-    if ctx:
-        detail += f": {ctx.group(1).strip()}"
-    detail += ")"
-    if chapter is not None:
-        text = tex_lines[line_no - 1] if line_no <= len(tex_lines) else ""
-        tokens = [t for t in re.findall(r"\\[A-Za-z@]+|[A-Za-z0-9_]{4,}|[\u3400-\u9fff]{2,}", text)]
-        best, best_score = 1, 0
-        for no, src_line in enumerate(chapter.read_text(encoding="utf-8").splitlines(), 1):
-            score = sum(1 for t in tokens if t in src_line)
-            if score > best_score:
-                best, best_score = no, score
-        return f"{chapter}:{best}: {detail}"
-    return f"{where}: {detail}"
+    """The first error of the log at the author's file:line (see `latex_errors`)."""
+    return latex_errors.locate(log, tex, list(files), chapter_ids, Path(files[0]).parent)
 
 
 def _check_log(log: str, files, all_ids, chapter_mode: bool) -> tuple[list[str], list[str]]:
@@ -705,7 +680,8 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
             Path(keep_tex).mkdir(parents=True, exist_ok=True)
             shutil.copy(tex, Path(keep_tex) / "book.tex")
 
-        env = dict(os.environ, SOURCE_DATE_EPOCH=str(_epoch(source.meta)), FORCE_SOURCE_DATE="1")
+        env = dict(os.environ, SOURCE_DATE_EPOCH=str(_epoch(source.meta)), FORCE_SOURCE_DATE="1",
+                   **latex_errors.TEX_ENV)
         aux_files = [tmp / "book.aux", tmp / "book.toc"]
         runs = 0
         log_text = ""
