@@ -18,6 +18,7 @@ import yaml
 
 from .cache import Cache, key_of, sha256_bytes
 from .fsutil import swap_dir
+from .gitinfo import source_commit
 from .load import load_book
 from .markdown import parse
 from .model import Book, BuildError, ChapterSource, Edition, Label
@@ -556,6 +557,8 @@ def site_config(root: Path) -> SiteConfig:
     site_url = str(data.get("site_url", "https://example.org/")).rstrip("/") + "/"
     release = str(data.get("release_url", "")).rstrip("/") + "/"
     return SiteConfig(site_url=site_url, release_url=release,
+                      repo_url=str(data.get("repo_url", "")).rstrip("/"),
+                      commit=source_commit(root),
                       pdf_names={"zh": "AI-Infra-Book.pdf", "en": "AI-Infra-Book-EN.pdf",
                                  "zh-tw": "AI-Infra-Book-ZH-TW.pdf"},
                       epub_names={"zh": "AI-Infra-Book.epub", "en": "AI-Infra-Book-EN.epub",
