@@ -19,6 +19,7 @@ import yaml
 from .cache import Cache, key_of, sha256_bytes
 from .editions import load_registry
 from .fsutil import swap_dir
+from .gitinfo import source_commit
 from .load import load_book
 from .markdown import parse
 from .model import Book, BuildError, ChapterSource, Edition, Label
@@ -559,6 +560,8 @@ def site_config(root: Path) -> SiteConfig:
     release = str(data.get("release_url", "")).rstrip("/") + "/"
     registry = load_registry(root)
     return SiteConfig(site_url=site_url, release_url=release,
+                      repo_url=str(data.get("repo_url", "")).rstrip("/"),
+                      commit=source_commit(root),
                       pdf_names={e.id: e.pdf_name for e in registry},
                       epub_names={e.id: e.epub_name for e in registry})
 

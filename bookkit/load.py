@@ -14,7 +14,9 @@ REQUIRED_STRINGS = (
     "search_suggest",
     "on_this_page", "theme", "language", "download_pdf", "download_epub", "not_found",
     "not_found_text", "home", "copy", "copied", "computed_as", "skip", "menu", "footnotes",
-    "caption_sep", "version", "date",
+    "caption_sep", "version", "date", "numbers_hint", "zoom", "close", "report_error",
+    "errata_issue", "errata_edition", "errata_section", "errata_page", "errata_commit",
+    "errata_prompt",
 )
 
 

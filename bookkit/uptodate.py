@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+from .gitinfo import source_commit
+
 #: inputs besides the edition folders
 INPUTS = ("manuscripts", "website/templates", "website/static", "calculations", "bookkit",
           "website/package-lock.json", "requirements.txt")
@@ -22,7 +24,8 @@ INPUTS = ("manuscripts", "website/templates", "website/static", "calculations", 
 
 def fingerprint(root: Path, options: list[str], dirs: list[str]) -> str:
     """A hash of every input file's path, size and mtime; `dirs`: the edition folders."""
-    h = hashlib.sha256(json.dumps([sys.version, options]).encode())
+    # the pages name the commit they were built from (errata links): a new commit rebuilds
+    h = hashlib.sha256(json.dumps([sys.version, options, source_commit(root)]).encode())
     for name in dict.fromkeys((*dirs, *INPUTS)):
         base = root / name
         if base.is_file():

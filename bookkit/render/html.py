@@ -158,9 +158,11 @@ class BookRenderer(RendererHTML):
         if bound is None:
             return html.escape(text)
         prov = f"{ctx.edition.strings['computed_as']} {bound.provenance()}"
-        return (f'<span class="num" tabindex="0" data-name="{html.escape(bound.name)}"'
+        # Not a Tab stop each (a chapter holds hundreds): app.js makes the numbers one roving
+        # stop and shows the hidden `.prov` text in a single popover kept inside the viewport.
+        return (f'<span class="num" data-name="{html.escape(bound.name)}"'
                 f'{whatif_slot(env, "num", tok)}>'
-                f'{html.escape(text)}<span class="prov" role="tooltip">{html.escape(prov)}'
+                f'{html.escape(text)}<span class="prov">{html.escape(prov)}'
                 f"</span></span>")
 
     def xref(self, tokens, idx, options, env):
@@ -229,6 +231,7 @@ class BookRenderer(RendererHTML):
         ident = tok.meta.get("table_id")
         attr = f' id="{html.escape(ident)}"' if ident else ""
         block = "" if tok.meta.get("caption_above") else f'<div class="table-block"{attr}>'
+        _mark_numeric_columns(tokens, idx, env["ctx"])
         return f'{block}<div class="table-wrap" tabindex="0"><table>\n'
 
     def table_close(self, tokens, idx, options, env):
@@ -331,6 +334,58 @@ class BookRenderer(RendererHTML):
                 except LinkError as exc:
                     ctx.fail(tok, str(exc))
         return self.renderToken(tokens, idx, options, env)
+
+
+# A cell that reads as quantities: "312 TFLOPS", "2.04 TB/s", "~1.5×", "705.54 亿", "38% – 43%",
+# "80 GB / 3.35 TB/s", "9 times", "1/7.4". A unit is a short word or two (or up to four Chinese
+# characters) after a number, so names and sentences do not match.
+_VALUE = (r"[~≈<>≤≥±+\-−]?\s?[$¥€]?\d[\d,.\u202f\u00a0]*(?:\s?[万亿萬億兆])?"
+          r"(?:\s?(?:%|×|[A-Za-zμµ°][\w/·°-]*(?:\s[a-z]+)?|[\u4e00-\u9fff]{1,4}(?:\s?[A-Za-z]+)?))?")
+_NUMERIC_CELL = re.compile(rf"^{_VALUE}(?:\s?(?:[–~/×−+]|-|vs|to|至|到)\s?{_VALUE})*$")
+# Cells that hold no value ("—", "n/a") do not make a column textual.
+_EMPTY_CELL = re.compile(r"^(?:|[—–\-]|n/?a|N/?A|无|無)$")
+
+
+def _mark_numeric_columns(tokens: list[Token], idx: int, ctx: RenderContext) -> None:
+    """Give the cells of each numeric column the class `num-col` (right-aligned, so the
+    digits of a column line up). A column is numeric when every body cell is a number or a
+    bound number (or empty) and at least one is; a column the author aligned is left alone."""
+    close = next(j for j in range(idx, len(tokens)) if tokens[j].type == "table_close")
+    cells: dict[int, list[Token]] = {}      # column -> its th_open/td_open tokens
+    numeric: dict[int, bool] = {}
+    col = 0
+    for j in range(idx, close):
+        tok = tokens[j]
+        if tok.type == "tr_open":
+            col = 0
+        elif tok.type in ("th_open", "td_open"):
+            cells.setdefault(col, []).append(tok)
+            if tok.type == "td_open":
+                kids = tokens[j + 1].children or []
+                text = plain_inline(kids, ctx)
+                bound_only = bool(kids) and all(k.type == "bound_value" or (
+                    k.type == "text" and not k.content.strip()) for k in kids)
+                if bound_only or _NUMERIC_CELL.match(text.strip()):
+                    numeric.setdefault(col, True)
+                elif not _EMPTY_CELL.match(text.strip()):
+                    numeric[col] = False
+            col += 1
+    for c, is_numeric in numeric.items():
+        if is_numeric and not any("text-align" in str(t.attrGet("style") or "") for t in cells[c]):
+            for t in cells[c]:
+                t.attrSet("class", "num-col")
+
+
+def local_image(ctx: RenderContext, src: str) -> Path | None:
+    """An image path relative to the chapter; translations fall back to the original's file."""
+    clean = Path(src.split("#")[0].split("?")[0])
+    if ".." in clean.parts:
+        return None
+    for base in (ctx.chapter.path.parent, ctx.chapter.path.parent.parent / "manuscripts"):
+        candidate = base / clean
+        if candidate.is_file():
+            return candidate
+    return None
 
 
 def math_source(ctx: RenderContext, tok: Token, tag: str | None = None) -> str:

@@ -252,6 +252,30 @@ function Str(el)
 end
 """
 
+# Characters the body font lacks (fonts.FALLBACK_RANGES: superscripts in "10⁹") are set in the
+# fallback font; the text only (math has its own font). Run as its own filter: a second global
+# `Str` in the quotes filter's file would replace that one.
+LUA_SERIF_FALLBACK = r"""
+function Str(el)
+  local out, run, fb, changed = pandoc.List(), "", false, false
+  local function flush()
+    if run == "" then return end
+    if fb then out:insert(pandoc.RawInline("latex", "{\\seriffallback " .. run .. "}"))
+    else out:insert(pandoc.Str(run)) end
+    run = ""
+  end
+  for _, cp in utf8.codes(el.text) do
+    local is_fb = cp >= 0x2070 and cp <= 0x209F
+    if is_fb then changed = true end
+    if is_fb ~= fb then flush(); fb = is_fb end
+    run = run .. utf8.char(cp)
+  end
+  if not changed then return nil end
+  flush()
+  return out
+end
+"""
+
 LUA_LATEX = r"""
 -- xeCJK drops spaces between CJK characters: keep the gap in "第 1 章 入门" headings.
 local function is_cjk(cp) return cp and cp >= 0x2E80 end
@@ -348,6 +372,28 @@ function Math(m)
   end
 end
 """
+
+
+# ====================================================================== LaTeX output
+_LONGTABLE_BODY = re.compile(r"(\\endlastfoot\n)(.*?)(\\end\{longtable\})", re.S)
+_ROW_END = re.compile(r"\\\\\n")
+
+
+def keep_table_rows_together(tex: str) -> str:
+    """No table row alone at a page's foot or head: in each longtable the first three body
+    rows and the last two stay together (a `\\*` row end forbids a page break after it).
+
+    Why on the LaTeX text: Pandoc's writer ends every row with `\\` and a filter cannot
+    reach the row ends; a row is one line of its output (cells never hold a bare `\\`)."""
+    def fix(m: re.Match) -> str:
+        body = m.group(2)
+        ends = [e.start() for e in _ROW_END.finditer(body)]
+        n = len(ends)
+        keep = {i for i in (0, 1, n - 2) if 0 <= i < n - 1}
+        for i in sorted(keep, reverse=True):
+            body = body[:ends[i]] + "\\\\*" + body[ends[i] + 2:]
+        return m.group(1) + body + m.group(3)
+    return _LONGTABLE_BODY.sub(fix, tex)
 
 
 # ====================================================================== cover design
@@ -590,16 +636,22 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
         tmp = Path(tmpdir)
         lua = LUA_LATEX + (LUA_CJK_QUOTES if ed.spec.is_cjk else "")
         (tmp / "latex.lua").write_text(lua, encoding="utf-8")
+        filters = ["--lua-filter", str(tmp / "latex.lua")]
+        if fs.serif_fallback:
+            (tmp / "fallback.lua").write_text(LUA_SERIF_FALLBACK, encoding="utf-8")
+            filters += ["--lua-filter", str(tmp / "fallback.lua")]
         for sub in ("figures",):
             if (source.root / sub).is_dir():
                 os.symlink((source.root / sub).resolve(), tmp / sub)
         tex = tmp / "book.tex"
         cmd = [pandoc_exe(), *map(str, files), "--from", "markdown", "--to", "latex",
                "--standalone", "--template", str(TEMPLATE), "--top-level-division=chapter",
-               "--metadata-file", str(source.metadata_file), "--lua-filter", str(tmp / "latex.lua"),
+               "--metadata-file", str(source.metadata_file), *filters,
                "--resource-path", str(source.root), "--syntax-highlighting=default",
                "--fail-if-warnings", "-o", str(tex),
-               "-V", f"latin-serif={fs.serif}", "-V", f"latin-sans={fs.sans}",
+               "-V", f"latin-serif={fs.serif}", "-V", f"latin-serif-features={fs.serif_features}",
+               "-V", f"latin-serif-fallback={fs.serif_fallback}",
+               "-V", f"latin-sans={fs.sans}",
                "-V", f"latin-mono={fs.mono}", "-V", f"math-font={fs.math}",
                "-V", f"cjk-serif={fs.cjk_serif}", "-V", f"cjk-sans={fs.cjk_sans}",
                "-V", f"cjk-mono={fs.cjk_mono}", "-V", f"cjk-serif-bold={fs.cjk_serif_bold}",
@@ -617,6 +669,7 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
         if res.returncode != 0:
             msgs = _pandoc_warnings(res.stderr, source.root) or [f"pandoc exited {res.returncode}"]
             raise BuildError("\n".join(msgs))
+        tex.write_text(keep_table_rows_together(tex.read_text(encoding="utf-8")), encoding="utf-8")
         if keep_tex:
             Path(keep_tex).mkdir(parents=True, exist_ok=True)
             shutil.copy(tex, Path(keep_tex) / "book.tex")
