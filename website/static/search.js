@@ -19,7 +19,7 @@
     return /^[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\u{20000}-\u{3FFFF}]$/u.test(ch);
   }
 
-  function script(src) {
+  function loadScript(src) {
     return new Promise(function (res, rej) {
       var el = document.createElement("script");
       el.src = src;
@@ -35,8 +35,8 @@
      (`urgent` when the reader is waiting: focus, typing). */
   function load(urgent) {
     if (!engine) {
-      var lunr = script(STATIC + "lunr.min.js" + QUERY), code = script(STATIC + "search-engine.js" + QUERY);
-      api.scripts = Promise.all([lunr, code, window.bookSearchIndex ? null : script(ROOT + "search-index.js")]);
+      var lunr = loadScript(STATIC + "lunr.min.js" + QUERY), code = loadScript(STATIC + "search-engine.js" + QUERY);
+      api.scripts = Promise.all([lunr, code, window.bookSearchIndex ? null : loadScript(ROOT + "search-index.js")]);
       api.scripts.catch(function () {});   /* the engine reports it */
       engine = code.then(function () { return window.bookSearchEngine; });
       engine.then(function (e) { return e.ready; }).then(function () { resolveReady(api); }, rejectReady);
