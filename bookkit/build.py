@@ -18,6 +18,7 @@ import yaml
 
 from .cache import Cache, key_of, sha256_bytes
 from .fsutil import swap_dir
+from .gitinfo import source_commit
 from .load import load_book
 from .markdown import parse
 from .model import Book, BuildError, ChapterSource, Edition, Label
@@ -26,6 +27,7 @@ from .render.html import RenderContext, collect_math, fill_math, plain_inline, r
 from .render.search import SearchDoc, Synonyms, build_search_assets
 from .render.site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                           templates_version)
+from .resolve import scenarios
 from .resolve.cells import resolve_cells
 from .resolve.figures import FigureTask, resolve_figures, svg_size
 from .resolve.numbering import ChapterOutline, number_chapter
@@ -58,6 +60,7 @@ class BuildReport:
     seconds: float = 0.0
     changed: bool = True
     timings: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)   # `file:line: …`, printed by the CLI
 
 
 class Builder:
@@ -129,10 +132,12 @@ class Builder:
             ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels,
                                 values=cells[chapter.number].values, math={},
                                 figures={}, figure_sizes={},
-                                chapter_files=resolved.chapter_files)
+                                chapter_files=resolved.chapter_files,
+                                whatif=cells[chapter.number].scenarios)
             resolved.contexts[(key, chapter.number)] = ctx
             wanted: set = set()
             collect_math(tokens, ctx, wanted)
+            wanted |= scenarios.variant_math(tokens, ctx)     # what-if variants' formulas
             resolved.chapter_math[(key, chapter.number)] = wanted
 
     def resolve_figures(self, resolved: "ResolvedBook",
@@ -216,6 +221,7 @@ class Builder:
                 if key in wanted and key not in forked:
                     search[key] = self.start_search(resolved, key)
             timings["numbering"] = time.perf_counter() - t0
+            report.warnings = self.source_warnings(resolved)
             t0 = time.perf_counter()
             self.resolve_figures(resolved)
             self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
@@ -259,6 +265,14 @@ class Builder:
         report.seconds = time.perf_counter() - start
         return report
 
+    def source_warnings(self, resolved: "ResolvedBook") -> list[str]:
+        """What the build fixed on its own and the author should fix in the source (typed
+        heading numbers), as `path:line: …` relative to the book root."""
+        from .check.sources import typed_number_warnings
+        return [w for _key, edition in resolved.editions for chapter in edition.chapters
+                for w in typed_number_warnings(chapter.path.relative_to(self.root),
+                                               self.parsed(chapter)[0])]
+
     def render_chapters(self, resolved: "ResolvedBook") -> dict[tuple, "ChapterHtml"]:
         """Each chapter's HTML body: from memory if its inputs are unchanged, else rendered
         with a slot for each formula (`render_site` fills them)."""
@@ -272,11 +286,13 @@ class Builder:
                 memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
                             resolved.labels_digest[key], _digest(sorted(ctx.values.items())),
                             sizes_digest,
-                            _digest(sorted(resolved.chapter_math[(key, chapter.number)])))
+                            _digest(sorted(resolved.chapter_math[(key, chapter.number)])),
+                            scenarios.digest(ctx.whatif))
                 done = self._rendered.get(memo_key)
                 if done is None:
                     tokens, env = self.parsed(chapter)
                     ctx.math, ctx.math_slots, ctx.errors, ctx.assets = None, [], [], {}
+                    ctx.whatif_slots = {}
                     body = render_chapter(tokens, env, ctx)
                     out[(key, chapter.number)] = ChapterHtml(memo_key, body, ctx.assets,
                                                              ctx.errors, ctx)
@@ -306,6 +322,8 @@ class Builder:
                     if not rendered.errors:
                         self._rendered[rendered.memo_key] = rendered
                 bodies[chapter.slug] = rendered.body
+                if rendered.whatif is not None:
+                    files[f"{prefix}{chapter.slug}.whatif.js"] = rendered.whatif
                 for site_path, source in rendered.assets.items():
                     files[prefix + site_path] = source.read_bytes()
                 has_math[chapter.slug] = 'class="katex' in rendered.body
@@ -450,10 +468,14 @@ class ChapterHtml:
     assets: dict[str, Path]
     errors: list[BuildError]
     ctx: RenderContext | None = None
+    whatif: bytes | None = None      # the chapter's what-if data file (`<slug>.whatif.js`)
 
     def with_math(self, math: dict) -> "ChapterHtml":
         body = fill_math(self.body, self.ctx, math)   # adds an error per formula KaTeX rejects
-        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors))
+        data, _size = scenarios.chapter_data(self.ctx, math)
+        body = scenarios.fill_version(body, data)
+        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors),
+                           whatif=data)
 
 
 @dataclass
@@ -536,6 +558,8 @@ def site_config(root: Path) -> SiteConfig:
     site_url = str(data.get("site_url", "https://example.org/")).rstrip("/") + "/"
     release = str(data.get("release_url", "")).rstrip("/") + "/"
     return SiteConfig(site_url=site_url, release_url=release,
+                      repo_url=str(data.get("repo_url", "")).rstrip("/"),
+                      commit=source_commit(root),
                       pdf_names={"zh": "AI-Infra-Book.pdf", "en": "AI-Infra-Book-EN.pdf",
                                  "zh-tw": "AI-Infra-Book-ZH-TW.pdf"},
                       epub_names={"zh": "AI-Infra-Book.epub", "en": "AI-Infra-Book-EN.epub",
