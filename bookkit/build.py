@@ -336,7 +336,8 @@ class Builder:
                     sitemap_urls.append(prefix + (name if name != "index.html" else ""))
             for (fid, lang), image in resolved.figures.items():
                 if lang == edition.info.lang:
-                    files[f"{prefix}figures/{fid}.{lang}.svg"] = image.svg.read_bytes()
+                    files[f"{prefix}figures/{fid}.{lang}.svg"] = (image.site_svg
+                                                                  or image.svg).read_bytes()
             page_count += len(pages)
         if errors:
             raise BuildError(None, None, "\n".join(e.render() for e in _unique(errors)))
