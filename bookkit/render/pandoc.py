@@ -806,6 +806,8 @@ def main(argv=None) -> int:
     ap.add_argument("--keep-tex", type=Path, default=None, help="copy book.tex/book.log here (PDF)")
     ap.add_argument("--no-check", action="store_true", help="skip epubcheck (EPUB)")
     args = ap.parse_args(argv)
+    from ..processes import stop_on_signals
+    stop_on_signals()   # SIGTERM stops Pandoc/XeLaTeX and leaves the previous file (processes.py)
     out = args.out or _default_out(args.format, args.edition, args.chapter)
     if args.chapter is not None and args.out is not None and \
             out.resolve() == _default_out(args.format, args.edition, None).resolve():
