@@ -282,6 +282,7 @@ def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str,
         by_lang.setdefault(item[2], []).append(item)
     batches = [group[i:i + BATCH] for group in by_lang.values()
                for i in range(0, len(group), BATCH)]
+    batches.sort(key=len, reverse=True)   # the short remainders last: both workers end together
     jobs = [(str(n), draw_batch, (tuple((script, lang, fmts) for _name, script, lang, fmts in b),
                                   root)) for n, b in enumerate(batches)]
     results: dict[str, JobResult] = {}
