@@ -25,21 +25,25 @@ WATCHED = ("manuscripts", "book-en", "book-zh-tw", "website/templates", "website
 # differ from the page it was built from: no reload, so the scroll position, the theme,
 # inlined figures and open menus stay, and nothing but the page's HTML is fetched (a reload
 # fetches every stylesheet, script and font again). A page whose shell (head assets, title,
-# navigation, the error overlay) changed reloads as before. Hand-written, ~30 lines: a
+# navigation, the error overlay) changed reloads as before. (The page is taken as parsed when
+# the client runs, before the white space after </body>: the comparison ignores white space
+# between tags.) Hand-written, ~30 lines: a
 # DOM-morphing library would be a dependency of every served page for this one job.
 RELOAD_SNIPPET = """<script>(function(){
 var prev=document.cloneNode(true),g=null;
 function shell(d){var b=d.body.cloneNode(true),m=b.querySelector('#content');if(m)m.textContent='';
 return[d.title].concat([].map.call(d.querySelectorAll('link[rel=stylesheet],script[src]'),
-function(e){return e.getAttribute('href')||e.getAttribute('src')})).join(' ')+b.outerHTML}
+function(e){return e.getAttribute('href')||e.getAttribute('src')})).join(' ')+
+b.outerHTML.replace(/>\s+</g,'><').replace(/\s+<\/body>$/,'</body>')}
 function tag(e){return e.cloneNode(false).outerHTML}
-function patch(live,old,neu){var o=old.children,n=neu.children,l=live.children,a=0,b=0,i;
+function src(e){return e.nodeType===1?e.outerHTML:e.nodeType+':'+e.nodeValue}
+function patch(live,old,neu){var o=old.childNodes,n=neu.childNodes,l=live.childNodes,a=0,b=0,i;
 if(l.length!==o.length)return false;
-while(a<o.length&&a<n.length&&o[a].outerHTML===n[a].outerHTML)a++;
-while(b<o.length-a&&b<n.length-a&&o[o.length-1-b].outerHTML===n[n.length-1-b].outerHTML)b++;
-if(o.length-a-b===1&&n.length-a-b===1&&tag(o[a])===tag(n[a])&&o[a].children.length&&
-patch(l[a],o[a],n[a]))return true;
-var at=l[o.length-b]||null;for(i=o.length-b-1;i>=a;i--)l[i].remove();
+while(a<o.length&&a<n.length&&src(o[a])===src(n[a]))a++;
+while(b<o.length-a&&b<n.length-a&&src(o[o.length-1-b])===src(n[n.length-1-b]))b++;
+if(o.length-a-b===1&&n.length-a-b===1&&o[a].nodeType===1&&n[a].nodeType===1&&
+tag(o[a])===tag(n[a])&&patch(l[a],o[a],n[a]))return true;
+var at=l[o.length-b]||null;for(i=o.length-b-1;i>=a;i--)live.removeChild(l[i]);
 for(i=a;i<n.length-b;i++)live.insertBefore(document.importNode(n[i],true),at);return true}
 function update(){fetch(location.href,{cache:'no-store'}).then(function(r){return r.text()})
 .then(function(t){var d=new DOMParser().parseFromString(t,'text/html'),

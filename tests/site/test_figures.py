@@ -188,8 +188,13 @@ def _figure_colours(page):
     }""")
 
 
-def _luminance(rgb: str) -> float:
-    r, g, b = (int(x) / 255 for x in rgb[rgb.index("(") + 1:-1].split(",")[:3])
+def _luminance(colour: str) -> float:
+    """`rgb(r, g, b)`, or `color(srgb r g b)` (how Chromium gives a computed color-mix)."""
+    inner = colour[colour.index("(") + 1:colour.rindex(")")]
+    if colour.startswith("color("):
+        r, g, b = (float(x) for x in inner.split()[1:4])
+    else:
+        r, g, b = (int(x) / 255 for x in inner.split(",")[:3])
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
