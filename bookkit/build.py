@@ -18,21 +18,22 @@ import yaml
 
 from .cache import Cache, key_of, sha256_bytes
 from .fsutil import swap_dir
+from .gitinfo import source_commit
 from .load import load_book
 from .markdown import parse
 from .model import Book, BuildError, ChapterSource, Edition, Label
 from .render import math as mathrender
 from .render.html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
-from .render.search import SearchDoc, build_search_assets
+from .render.search import SearchDoc, Synonyms, build_search_assets
 from .render.site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                           templates_version)
+from .resolve import scenarios
 from .resolve.cells import resolve_cells
 from .resolve.figures import FigureTask, resolve_figures, svg_size
 from .resolve.numbering import ChapterOutline, number_chapter
 from .workers import Background, JobResult
 
-STATIC_FROM_NODE = {
-    "lunr.min.js": "lunr/lunr.min.js",
+STATIC_FROM_NODE = {   # (lunr.js is not shipped: search-engine.js ranks as lunr does; see search.py)
     "katex/katex.min.css": "katex/dist/katex.min.css",
 }
 
@@ -58,6 +59,7 @@ class BuildReport:
     seconds: float = 0.0
     changed: bool = True
     timings: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)   # `file:line: …`, printed by the CLI
 
 
 class Builder:
@@ -139,10 +141,12 @@ class Builder:
             ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels,
                                 values=cells[chapter.number].values, math={},
                                 figures={}, figure_sizes={},
-                                chapter_files=resolved.chapter_files)
+                                chapter_files=resolved.chapter_files,
+                                whatif=cells[chapter.number].scenarios)
             resolved.contexts[(key, chapter.number)] = ctx
             wanted: set = set()
             collect_math(tokens, ctx, wanted)
+            wanted |= scenarios.variant_math(tokens, ctx)     # what-if variants' formulas
             resolved.chapter_math[(key, chapter.number)] = wanted
 
     def resolve_figures(self, resolved: "ResolvedBook",
@@ -227,6 +231,7 @@ class Builder:
                 if key in wanted and key not in forked:
                     search[key] = self.start_search(resolved, key)
             timings["numbering"] = time.perf_counter() - t0
+            report.warnings = self.source_warnings(resolved)
             t0 = time.perf_counter()
             self.resolve_figures(resolved)
             self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
@@ -270,6 +275,14 @@ class Builder:
         report.seconds = time.perf_counter() - start
         return report
 
+    def source_warnings(self, resolved: "ResolvedBook") -> list[str]:
+        """What the build fixed on its own and the author should fix in the source (typed
+        heading numbers), as `path:line: …` relative to the book root."""
+        from .check.sources import typed_number_warnings
+        return [w for _key, edition in resolved.editions for chapter in edition.chapters
+                for w in typed_number_warnings(chapter.path.relative_to(self.root),
+                                               self.parsed(chapter)[0])]
+
     def render_chapters(self, resolved: "ResolvedBook") -> dict[tuple, "ChapterHtml"]:
         """Each chapter's HTML body: from memory if its inputs are unchanged, else rendered
         with a slot for each formula (`render_site` fills them)."""
@@ -283,11 +296,13 @@ class Builder:
                 memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
                             resolved.labels_digest[key], self._values_digest(ctx.values),
                             sizes_digest,
-                            _digest(sorted(resolved.chapter_math[(key, chapter.number)])))
+                            _digest(sorted(resolved.chapter_math[(key, chapter.number)])),
+                            scenarios.digest(ctx.whatif))
                 done = self._rendered.get(memo_key)
                 if done is None:
                     tokens, env = self.parsed(chapter)
                     ctx.math, ctx.math_slots, ctx.errors, ctx.assets = None, [], [], {}
+                    ctx.whatif_slots = {}
                     body = render_chapter(tokens, env, ctx)
                     out[(key, chapter.number)] = ChapterHtml(memo_key, body, ctx.assets,
                                                              ctx.errors, ctx)
@@ -317,6 +332,8 @@ class Builder:
                     if not rendered.errors:
                         self._rendered[rendered.memo_key] = rendered
                 bodies[chapter.slug] = rendered.body
+                if rendered.whatif is not None:
+                    files[f"{prefix}{chapter.slug}.whatif.js"] = rendered.whatif
                 for site_path, source in rendered.assets.items():
                     files[prefix + site_path] = source.read_bytes()
                 has_math[chapter.slug] = 'class="katex' in rendered.body
@@ -390,9 +407,10 @@ class Builder:
         docs = [d for chapter in edition.chapters
                 for d in self.chapter_docs(resolved, key, chapter)]
         lang = edition.info.lang
-        cache_key = key_of("search", lang, self._search_code,
+        synonyms = search.glossary_synonyms(edition.info.folder)   # the edition's glossary
+        cache_key = key_of("search", lang, self._search_code, [synonyms.pairs, synonyms.keep],
                            [(d.url, d.chapter, d.section, d.text) for d in docs])
-        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key))
+        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key), synonyms)
 
     def write(self, files: dict[str, bytes]) -> tuple[bool, int]:
         """Write the site atomically: build a new tree beside the old one, then swap.
@@ -463,10 +481,14 @@ class ChapterHtml:
     assets: dict[str, Path]
     errors: list[BuildError]
     ctx: RenderContext | None = None
+    whatif: bytes | None = None      # the chapter's what-if data file (`<slug>.whatif.js`)
 
     def with_math(self, math: dict) -> "ChapterHtml":
         body = fill_math(self.body, self.ctx, math)   # adds an error per formula KaTeX rejects
-        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors))
+        data, _size = scenarios.chapter_data(self.ctx, math)
+        body = scenarios.fill_version(body, data)
+        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors),
+                           whatif=data)
 
 
 @dataclass
@@ -476,11 +498,12 @@ class SearchJob:
     lang: str
     key: str
     hit: dict | None
+    synonyms: "Synonyms | None" = None
 
     def finish(self, cache: Cache) -> dict[str, bytes]:
         """The index files: cached, or built now (and cached)."""
         if self.hit is None:
-            self.hit = build_search_assets(self.docs, self.lang)
+            self.hit = build_search_assets(self.docs, self.lang, self.synonyms)
             cache.put("search", self.key, self.hit)
         return self.hit
 
@@ -506,7 +529,7 @@ def _index_editions(builder: "Builder", resolved: "ResolvedBook", cells: dict,
     for key in keys:
         builder.number_edition(mine, key, resolved.book.editions[key], cells)
         job = builder.start_search(mine, key)
-        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang)
+        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang, job.synonyms)
         out[key] = (job.key, assets, job.hit is None)
     return JobResult(ok=True, value=out)
 
@@ -548,6 +571,8 @@ def site_config(root: Path) -> SiteConfig:
     site_url = str(data.get("site_url", "https://example.org/")).rstrip("/") + "/"
     release = str(data.get("release_url", "")).rstrip("/") + "/"
     return SiteConfig(site_url=site_url, release_url=release,
+                      repo_url=str(data.get("repo_url", "")).rstrip("/"),
+                      commit=source_commit(root),
                       pdf_names={"zh": "AI-Infra-Book.pdf", "en": "AI-Infra-Book-EN.pdf",
                                  "zh-tw": "AI-Infra-Book-ZH-TW.pdf"},
                       epub_names={"zh": "AI-Infra-Book.epub", "en": "AI-Infra-Book-EN.epub",

@@ -22,7 +22,9 @@ from .fsutil import swap_dir
 from .load import load_book
 from .markdown import BOUND_RE, XREF_RE
 from .model import BuildError
+from .render import pandoc_realworld
 from .render.html import RenderContext, bound_text, xref
+from .resolve.scenarios import export_note
 
 ROOT = Path(__file__).resolve().parent.parent
 # Inline code spans and math, which inline substitutions must treat differently from prose.
@@ -67,6 +69,7 @@ def _prose(text: str, ctx: RenderContext, tok, links: bool) -> str:
             anchor = href[href.index("#"):] if "#" in href else f"#{target}"
             return f"[{label}]({anchor}){tail}"
         text = XREF_RE.sub(ref, text)
+        text = pandoc_realworld.prose(text, ctx, tok)   # images, raw anchors, repo links
     return text
 
 
@@ -74,8 +77,10 @@ def _escape(text: str) -> str:
     return text.replace("*", r"\*").replace("_", r"\_")
 
 
-def export_chapter(tokens, ctx: RenderContext, prefix_footnotes: str) -> str:
-    """The chapter's Pandoc Markdown, built line by line from the source and its tokens."""
+def export_chapter(tokens, ctx: RenderContext, prefix_footnotes: str,
+                   line_map: list[int] | None = None) -> str:
+    """The chapter's Pandoc Markdown, built line by line from the source and its tokens;
+    `line_map` (if given) receives the source line of each exported line."""
     lines = ctx.chapter.text.splitlines()
     s = ctx.edition.strings
     replace: dict[int, list[str]] = {}   # first line index -> replacement lines
@@ -109,6 +114,10 @@ def export_chapter(tokens, ctx: RenderContext, prefix_footnotes: str) -> str:
             fid = tok.meta["figure_id"]
             caption = _inline(image.content, ctx, tok)
             label = s["figure"].format(n=tok.meta["number"])
+            if "static_src" in tok.meta:     # an image file: copied/converted by the export
+                replace[start] = [pandoc_realworld.static_figure(tok, caption, label, ctx)]
+                skip.update(range(start, end))
+                continue
             replace[start] = [f"![{label}{s['caption_sep']}{caption}](figures/{fid}.pdf){{#{fid}}}"]
             skip.update(range(start, end))
         elif tok.type == "paragraph_open" and tok.meta.get("table_caption"):
@@ -119,18 +128,27 @@ def export_chapter(tokens, ctx: RenderContext, prefix_footnotes: str) -> str:
             suffix = f" {{#{ident}}}" if ident else ""
             replace[start] = [f": {label}{s['caption_sep']}{_inline(text, ctx, tok)}{suffix}"]
             skip.update(range(start, end))
+        elif tok.type == "container_whatif_open":
+            # A what-if region: the book's values, and one line pointing to the web edition.
+            replace[start] = export_note(tok, s)
+            skip.add(start)
+            skip.add(end)                         # the closing `:::` (the token map ends on it)
         elif tok.type == "math_block_label":
             body = BOUND_RE.sub(lambda b: bound_text(ctx, b.group(1), b.group(2) or "", tok,
                                                      latex=True)[0], tok.content.strip())
             replace[start] = [f"[]{{#{tok.meta['equation_id']}}}", "$$", body,
                               f"\\tag{{{tok.meta['number']}}}", "$$"]
             skip.update(range(start, end))
-    out = []
+    out, origin = [], []
     for j, line in enumerate(lines):
         if j in replace:
             out.extend(replace[j])
+            origin.extend([j + 1] * len(replace[j]))
         elif j not in skip:
-            out.append(_inline(line, ctx, None))
+            out.append(_inline(line, ctx, pandoc_realworld.line_token(j)))
+            origin.append(j + 1)
+    if line_map is not None:
+        line_map.extend(origin)
     text = "\n".join(out) + "\n"
     # Footnote labels are per chapter in the sources but must be unique in one Pandoc document.
     return _rename_footnotes(text, prefix_footnotes)
@@ -156,18 +174,23 @@ def export_edition(edition: str, out_dir: Path, chapter: int | None = None,
     if tmp.exists():
         shutil.rmtree(tmp)
     (tmp / "figures").mkdir(parents=True)
-    errors, names = [], []
+    errors, names, sourcemap = [], [], {}
     for ch in ed.chapters:
         if chapter is not None and ch.number != chapter:
             continue
         tokens, _env = builder.parsed(ch)
         ctx = RenderContext(chapter=ch, edition=ed.info, labels=labels[edition],
                             values=cells[ch.number].values, math={}, figures=figures,
-                            figure_sizes={})
-        text = export_chapter(tokens, ctx, ch.slug)
+                            figure_sizes={},
+                            chapter_files={c.path.name: c.slug for c in book.original.chapters})
+        line_map: list[int] = []
+        text = export_chapter(tokens, ctx, ch.slug, line_map)
         errors.extend(ctx.errors)
         name = ch.path.name
         (tmp / name).write_text(text, encoding="utf-8")
+        sourcemap[name] = (ch.path, line_map)
+        if not ctx.errors:
+            pandoc_realworld.copy_images(ctx, tmp)
         names.append(name)
         for fid, _src, _line in outlines[edition][ch.number].figures:
             image = figures[(fid, ed.info.lang)]
@@ -176,6 +199,7 @@ def export_edition(edition: str, out_dir: Path, chapter: int | None = None,
     if errors:
         raise BuildError(None, None, "\n".join(e.render() for e in errors))
     (tmp / "chapters.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+    pandoc_realworld.write_sourcemap(tmp, sourcemap)
     # A one-chapter export still links to the rest of the book: list every label of the edition
     # so the PDF build can tell a reference to another chapter from a broken one.
     (tmp / "book-ids.txt").write_text("\n".join(sorted(labels[edition])) + "\n", encoding="utf-8")

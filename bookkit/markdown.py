@@ -15,9 +15,12 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_plugin
+from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
+
+from .resolve.typed_numbers import strip_typed_numbers
 
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
@@ -131,6 +134,11 @@ def _child_lines_rule(state) -> None:
                 grandchild.map = child.map
 
 
+def _is_whatif_div(params: str, *_args) -> bool:
+    from .resolve.scenarios import div_name
+    return div_name(params) is not None
+
+
 @lru_cache(maxsize=1)
 def parser() -> MarkdownIt:
     md = (
@@ -141,12 +149,16 @@ def parser() -> MarkdownIt:
         .use(dollarmath_plugin, allow_labels=True, allow_space=True, allow_digits=True,
              double_inline=True)
         .use(attrs_plugin)
+        # `::: {.whatif #wi-name}` … `:::`: a what-if region (Pandoc's fenced-div syntax).
+        .use(container_plugin, "whatif", validate=_is_whatif_div)
     )
     md.inline.ruler.before("text", "bound_value", _bound_value_rule)
     md.inline.ruler.before("text", "xref", _xref_rule)
     # The text rule swallows runs of "ordinary" characters; `{` and `@` must stop it.
     md.core.ruler.push("block_attrs", _block_attrs_rule)
     md.core.ruler.push("child_lines", _child_lines_rule)
+    # Real-world chapters type "第 3 章" / "3.1" into headings: removed once, here.
+    md.core.ruler.push("typed_numbers", lambda state: strip_typed_numbers(state.tokens))
     return md
 
 

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 import argparse  # noqa: E402
 import time  # noqa: E402
 
-from bookkit.check import links, report  # noqa: E402
+from bookkit.check import links, report, sources  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             findings += report.translation_findings(root, resolved=not args.raw)
         if args.stale:
             findings += report.stale_findings(root, strict=args.strict)
+        findings += sources.source_findings(root)   # typed numbers, images, anchors, repo links
     except Exception as exc:  # noqa: BLE001 - a broken config is bad input, not a finding
         if type(exc).__name__ != "BuildError" and not isinstance(exc, OSError):
             raise

@@ -12,6 +12,7 @@ from markdown_it.token import Token
 
 from ..markdown import inline_text
 from ..model import BuildError, ChapterSource, Label
+from .images import is_static_figure, number_static_figure
 
 
 @dataclass
@@ -100,6 +101,10 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
             tok.meta.update(figure_id=ident, number=number)
             add(Label(str(ident), "figure", number, chapter.slug, image.content), line_of(tok))
             outline.figures.append((str(ident), str(image.attrs["src"]), line_of(tok) or 0))
+        elif tok.type == "paragraph_open" and is_static_figure(tokens, i):
+            counters["figure"] += 1
+            add(number_static_figure(chapter, tokens, i, f"{n}-{counters['figure']}",
+                                     counters["figure"]), line_of(tok))
         elif tok.type == "paragraph_open" and tok.meta.get("table_caption"):
             ident = tok.meta.get("table_id")
             counters["table"] += 1
