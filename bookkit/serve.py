@@ -29,7 +29,7 @@ WATCHED = ("manuscripts", "book-en", "book-zh-tw", "website/templates", "website
 # the client runs, before the white space after </body>: the comparison ignores white space
 # between tags.) Hand-written, ~30 lines: a
 # DOM-morphing library would be a dependency of every served page for this one job.
-RELOAD_SNIPPET = """<script>(function(){
+RELOAD_SNIPPET = r"""<script>(function(){
 var prev=document.cloneNode(true),g=null;
 function shell(d){var b=d.body.cloneNode(true),m=b.querySelector('#content');if(m)m.textContent='';
 return[d.title].concat([].map.call(d.querySelectorAll('link[rel=stylesheet],script[src]'),
