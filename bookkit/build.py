@@ -33,7 +33,8 @@ from .resolve.figures import FigureTask, resolve_figures, svg_size
 from .resolve.numbering import ChapterOutline, number_chapter
 from .workers import Background, JobResult
 
-STATIC_FROM_NODE = {   # (lunr.js is not shipped: search-engine.js ranks as lunr does; see search.py)
+STATIC_FROM_NODE = {
+    "lunr.min.js": "lunr/lunr.min.js",   # search-engine.js builds and queries the index with it
     "katex/katex.min.css": "katex/dist/katex.min.css",
 }
 
