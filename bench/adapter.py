@@ -162,6 +162,7 @@ def adapt_real(root: Path, repo: Path = REPO) -> Path:
     from bookkit.editions import book_dirs
     for folder in book_dirs(repo):
         _copytree(repo / folder, root / folder)
+    _copytree(repo / "book", root / "book")   # the PDF/EPUB scripts, LaTeX template, EPUB CSS
     return root
 
 

@@ -78,11 +78,21 @@ class Builder:
         self._docs: dict[tuple, list] = {}         # chapter inputs -> its search documents
         self._pages: dict[str, EditionPages] = {}  # edition -> its last pages
         self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
+        self._values_digests: dict[int, tuple[dict, str]] = {}  # id -> (values, digest), per build
         # What the last resolve actually executed (not served from cache); tests read it.
         self.executed_cells: list[int] = []
         self.drawn_figures: list[str] = []
         self.cell_deps: dict[int, dict] = {}      # chapter -> {relative path: sha256}
         self.figure_deps: dict[str, dict] = {}    # "figure|lang" -> {relative path: sha256}
+
+    def _values_digest(self, values: dict) -> str:
+        """The digest of a chapter's cell values, once per values dict: the three editions'
+        chapters, their bodies and their search documents share one dict, and its repr (every
+        bound value with its provenance) was most of a `--serve` rebuild's bookkeeping."""
+        known = self._values_digests.get(id(values))
+        if known is None or known[0] is not values:
+            known = self._values_digests[id(values)] = (values, _digest(sorted(values.items())))
+        return known[1]
 
     def log(self, message: str) -> None:
         if not self.opt.quiet:
@@ -183,6 +193,7 @@ class Builder:
         per formula, filled when KaTeX is done.
         """
         first = not self._rendered
+        self._values_digests = {}   # this build's cell values are new objects
         math = mathrender.MathRenderer(
             self.root, self.cache, mathrender.KatexProcess.try_start(self.root) if first else None)
         indexer: Background | None = None
@@ -285,7 +296,7 @@ class Builder:
                 # Everything a chapter's HTML depends on; under --serve an edit re-renders
                 # only the chapters whose inputs changed.
                 memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
-                            resolved.labels_digest[key], _digest(sorted(ctx.values.items())),
+                            resolved.labels_digest[key], self._values_digest(ctx.values),
                             sizes_digest,
                             _digest(sorted(resolved.chapter_math[(key, chapter.number)])),
                             scenarios.digest(ctx.whatif))
@@ -337,25 +348,28 @@ class Builder:
             nav_key = (resolved.labels_digest[key], version, templates,
                        _digest([(o.chapter.slug, o.title, o.sections) for o in outlines]),
                        _digest((editions_info, resolved.config)))
-            body_digests = {slug: _digest(body) for slug, body in bodies.items()}
             previous = self._pages.get(key)
             if previous is not None and previous.nav_key == nav_key:
-                changed = {slug for slug, d in body_digests.items()
-                           if previous.body_digests.get(slug) != d}
+                # The bodies themselves, not digests: an unchanged chapter's body is the same
+                # string object (from memory), so comparing costs nothing, where hashing the
+                # repr of every body was ~70 ms of each `--serve` rebuild of the real book.
+                changed = {slug for slug, body in bodies.items()
+                           if previous.bodies.get(slug) != body}
                 pages = previous.pages if not changed else render_pages(
                     self._jinja, edition.info, editions_info, outlines, bodies, has_math,
                     resolved.config, version, only=changed, previous=previous.pages)
             else:
                 pages = render_pages(self._jinja, edition.info, editions_info, outlines, bodies,
                                      has_math, resolved.config, version)
-            self._pages[key] = EditionPages(nav_key, body_digests, pages)
+            self._pages[key] = EditionPages(nav_key, dict(bodies), pages)
             for name, data in pages.items():
                 files[prefix + name] = data
                 if name != "404.html":
                     sitemap_urls.append(prefix + (name if name != "index.html" else ""))
             for (fid, lang), image in resolved.figures.items():
                 if lang == edition.info.lang:
-                    files[f"{prefix}figures/{fid}.{lang}.svg"] = image.svg.read_bytes()
+                    files[f"{prefix}figures/{fid}.{lang}.svg"] = (image.site_svg
+                                                                  or image.svg).read_bytes()
             page_count += len(pages)
         if errors:
             raise BuildError(None, None, "\n".join(e.render() for e in _unique(errors)))
@@ -374,7 +388,7 @@ class Builder:
         """
         ctx = resolved.contexts[(key, chapter.number)]
         memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
-                    resolved.labels_digest[key], _digest(sorted(ctx.values.items())))
+                    resolved.labels_digest[key], self._values_digest(ctx.values))
         docs = self._docs.get(memo_key)
         if docs is None:
             ctx.errors = []
@@ -458,7 +472,7 @@ class ResolvedBook:
 class EditionPages:
     """An edition's rendered pages and what they were rendered from."""
     nav_key: tuple
-    body_digests: dict[str, str]
+    bodies: dict[str, str]
     pages: dict[str, bytes]
 
 
