@@ -34,4 +34,3 @@ def draw(fig, t):
     ax.set_title(t["title"], fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7.5, loc="lower right")
-    fig.tight_layout()

@@ -59,4 +59,3 @@ def draw(fig, t):
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False,
               title=t["beyond"], title_fontsize=7)
-    fig.tight_layout()

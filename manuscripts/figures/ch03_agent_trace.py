@@ -62,4 +62,3 @@ def draw(fig, t):
     ax2.legend(fontsize=7, loc="upper left")
     for a in (ax, ax2):
         a.set_xticks([1, 5, 10, 15, 20])
-    fig.tight_layout()

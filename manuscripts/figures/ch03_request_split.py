@@ -48,4 +48,3 @@ def draw(fig, t):
         ax.grid(True, axis="x", alpha=0.3)
         if i == 1:
             ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()

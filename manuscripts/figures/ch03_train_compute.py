@@ -44,4 +44,3 @@ def draw(fig, t):
     ax2.set_ylabel(t["y2"].format(mfu=MFU))
     ax.set_title(t["title"].format(d=TOKENS / 1e12), fontsize=10)
     ax.grid(True, axis="y", which="major", alpha=0.3)
-    fig.tight_layout()

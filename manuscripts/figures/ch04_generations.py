@@ -40,4 +40,3 @@ def draw(fig, t):
     ax.axhline(1.0, color="#444444", linewidth=0.8, linestyle=":")
     ax.legend(fontsize=8, loc="upper right", frameon=False)
     ax.grid(True, axis="y", alpha=0.3)
-    fig.tight_layout()

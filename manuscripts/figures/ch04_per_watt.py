@@ -34,4 +34,3 @@ def draw(fig, t):
         ax.set_xlabel(t[key], fontsize=9)
         ax.grid(True, axis="x", alpha=0.3)
     fig.suptitle(t["title"], fontsize=10)
-    fig.tight_layout()

@@ -43,4 +43,3 @@ def draw(fig, t):
     ax.grid(True, which="major", alpha=0.3)
     ax.set_xlim(1e3, 1e12)
     ax.legend(fontsize=8, loc="upper left", frameon=False)
-    fig.tight_layout()

@@ -40,4 +40,3 @@ def draw(fig, t):
     ax.set_title(t["title"], fontsize=10)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=8, loc="upper right", frameon=False)
-    fig.tight_layout()

@@ -38,4 +38,3 @@ def draw(fig, t):
     ax.set_xlabel(t["x"], fontsize=8)
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()

@@ -33,4 +33,3 @@ def draw(fig, t):
     ax.set_ylabel(t["y"], fontsize=8)
     ax.grid(True, alpha=0.3, which="major")
     ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()

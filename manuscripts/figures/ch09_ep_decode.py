@@ -49,4 +49,3 @@ def draw(fig, t):
     ax1.legend(fontsize=6.5, loc="upper right")
     ax2.set_ylim(0, 75)
     ax2.legend(fontsize=6.5, loc="upper right", title=t["serial"] + "\n" + t["ovl"], title_fontsize=6.5)
-    fig.tight_layout()

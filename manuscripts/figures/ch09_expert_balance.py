@@ -40,4 +40,3 @@ def draw(fig, t):
     for ax in (ax1, ax2):
         ax.tick_params(labelsize=7)
         ax.grid(True, alpha=0.3)
-    fig.tight_layout()

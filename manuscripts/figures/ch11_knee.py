@@ -36,4 +36,3 @@ def draw(fig, t):
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8, loc="upper left", frameon=False)
     ax.set_title(t["title"], fontsize=10)
-    fig.tight_layout()

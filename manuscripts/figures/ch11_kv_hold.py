@@ -48,4 +48,3 @@ def draw(fig, t):
     ax2.tick_params(labelsize=8)
     ax2.grid(True, which="major", alpha=0.3)
     ax2.legend(fontsize=7, loc="upper left", frameon=False)
-    fig.tight_layout()

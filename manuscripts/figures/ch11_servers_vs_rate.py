@@ -45,4 +45,3 @@ def draw(fig, t):
     ax2.set_ylabel(t["u"], fontsize=9)
     ax2.tick_params(labelsize=8)
     ax2.grid(True, which="major", alpha=0.3)
-    fig.tight_layout()

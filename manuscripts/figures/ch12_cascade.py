@@ -52,4 +52,3 @@ def draw(fig, t):
     ax2.legend(fontsize=7, loc="upper left")
     ax2.grid(True, alpha=0.3)
     ax2.tick_params(labelsize=8)
-    fig.tight_layout()

@@ -55,4 +55,3 @@ def draw(fig, t):
     ax2.set_xlabel(t["j"], fontsize=8)
     ax2.grid(True, axis="x", alpha=0.3)
     fig.suptitle(t["title"], fontsize=10)
-    fig.tight_layout()

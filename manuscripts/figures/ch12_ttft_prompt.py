@@ -45,4 +45,3 @@ def draw(fig, t):
     ax.tick_params(labelsize=8)
     ax.grid(True, which="both", alpha=0.25)
     ax.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()

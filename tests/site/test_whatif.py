@@ -3,8 +3,8 @@
 Expected values come from `calculations/` (the same API the chapters call) and are formatted with
 the edition's rules here, in the test; nothing is hard-coded. Every scenario of the book is
 exercised generically (each control changes the example, the rest of the page stays, reload
-keeps the choice, reset restores); the scenarios listed in EXPECTED are also checked number by
-number against the calculator.
+keeps the choice, reset restores) and checked number by number against the calculator
+(EXPECTED; a test fails if a scenario of the book has no entry there).
 """
 from __future__ import annotations
 
@@ -56,9 +56,54 @@ def _phases(choice: dict) -> dict:
             "prefill_bound": (("phrase", prefill.bound), None)}
 
 
+def _kvlong(choice: dict) -> dict:
+    from calculations import formulas, hardware, models
+    hw = hardware.get(choice["accelerator"])
+    llama, ds = models.get("llama-3.1-70b"), models.get("deepseek-v3")
+    ctx = 131072                                   # the chapter's long context (128K)
+    llama_kv, ds_kv = (formulas.kv_cache_bytes(m, tokens=ctx) for m in (llama, ds))
+    plan = formulas.memory_plan(llama, choice["accelerator"], devices=8, context=ctx,
+                                dtype="bf16")
+    fits = formulas.nbytes(llama.params_total, "bf16") <= hw.hbm_bytes
+    return {"ex_hw_name": (hw.name, None), "ex_bw": (hw.hbm_bandwidth, "si unit=TB/s digits=1"),
+            "llama_long_share": (llama_kv / hw.hbm_bytes, "pct digits=1"),
+            "ds_long_share": (ds_kv / hw.hbm_bytes, "pct digits=1"),
+            "llama_kv_read_time": (llama_kv / hw.hbm_bandwidth, "si unit=ms digits=2"),
+            "node_hbm": (plan.capacity_bytes, "si unit=GB digits=0"),
+            "llama_fit": (("phrase", "weights-fit-card" if fits else "weights-exceed-card"), None)}
+
+
+def _kvhold(choice: dict) -> dict:
+    from calculations import hardware, models, queueing
+    qwen, h100 = models.get("qwen3-8b"), hardware.get("h100")
+    tool = int(choice["tool"])
+    k = queueing.kv_hold(qwen, h100, 32768, tool, compute_eff=queueing.h100_prefill_eff())
+    side = "past-breakeven" if tool > k.break_even_s else "before-breakeven"
+    return {"tool_s": (tool, "int"), "hold_gpu_s": (k.hold_gpu_s, "num digits=2"),
+            "breakeven": (k.break_even_s, "si unit=s digits=1"),
+            "rec_gpu_s": (k.recompute_gpu_s, "num digits=2"),
+            "tool_side": (("phrase", side), None)}
+
+
+def _edge(choice: dict) -> dict:
+    from calculations import device, formulas, hardware, models
+    m = models.get(choice["model"])
+    ctx, bits, group = 2048, 4, 128                # the chapter's 4-bit example, 2K context
+    read = device.decode_bytes_per_token(m, ctx, bits, group)
+    tps = {d.id: device.decode_tokens_per_s(d.bandwidth, read["total"]) for d in device.devices()}
+    h100 = formulas.decode_step(m, 1, ctx, hardware.get("h100"), dtype="bf16")
+    return {"m_name": (m.name, None), "read_w": (read["weights"], "si unit=GB digits=2"),
+            "read_total": (read["total"], "si unit=GB digits=2"),
+            "mac_tps": (tps["m4-max"], "num digits=0"),
+            "phone_tps": (tps["a17-pro"], "num digits=1"),
+            "h100_b1_tps": (h100.tokens_per_s, "num digits=0")}
+
+
 #: (page slug, scenario) -> the bound names to check and how the calculator gives them.
 EXPECTED = {("getting-started", "decode"): _decode, ("accelerators", "matmul"): _matmul,
-            ("workloads", "phases"): _phases}
+            ("workloads", "phases"): _phases, ("model-architecture", "kvlong"): _kvlong,
+            ("scheduling-environments", "kvhold"): _kvhold,
+            ("device-edge-cloud", "edge"): _edge}
 
 
 def _phrases(lang: str) -> dict:
@@ -142,6 +187,8 @@ def test_every_edition_has_the_book_scenarios(built_site):
         numbered[number] = entry["slug"]
     assert all(numbered[n] in slugs for n in (1, 2, 3, 4)), slugs
     assert len([n for n in range(5, 13) if numbered.get(n) in slugs]) >= 2, slugs
+    unchecked = sorted(set(per_edition["zh"]) - set(EXPECTED))
+    assert not unchecked, f"scenarios with no expected values from the calculator: {unchecked}"
 
 
 def test_data_files_stay_within_budget(built_site):
