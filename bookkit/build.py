@@ -14,11 +14,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from .cache import Cache, key_of, sha256_bytes
 from .fsutil import swap_dir
-from .load import load_book
+from .load import load_book, read_book_config
 from .markdown import parse
 from .model import Book, BuildError, ChapterSource, Edition, Label
 from .render import math as mathrender
@@ -156,7 +154,7 @@ class Builder:
         t0 = time.perf_counter()
         cells = self.run_cells(book)
         t1 = time.perf_counter()
-        resolved = ResolvedBook(book=book, config=site_config(self.root),
+        resolved = ResolvedBook(book=book, config=site_config(book),
                                 chapter_files={c.path.name: c.slug for c in book.original.chapters},
                                 editions=list(book.editions.items()))
         for key, edition in book.editions.items():
@@ -191,7 +189,7 @@ class Builder:
             timings["cells"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             resolved = ResolvedBook(
-                book=book, config=site_config(self.root),
+                book=book, config=site_config(book),
                 chapter_files={c.path.name: c.slug for c in book.original.chapters},
                 editions=[(key, edition) for key, edition in book.editions.items()
                           if not self.opt.editions or key in self.opt.editions])
@@ -528,12 +526,9 @@ def _dump_manifest(manifest: dict) -> str:
     return json.dumps(manifest, sort_keys=True, indent=0)
 
 
-def site_config(root: Path) -> SiteConfig:
-    data = yaml.load((root / "manuscripts" / "book.yml").read_text(encoding="utf-8"),
-                     Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    site_url = str(data.get("site_url", "https://example.org/")).rstrip("/") + "/"
-    release = str(data.get("release_url", "")).rstrip("/") + "/"
-    return SiteConfig(site_url=site_url, release_url=release,
+def site_config(book: Book) -> SiteConfig:
+    config = book.config or read_book_config(book.root)
+    return SiteConfig(site_url=config.site_url, release_url=config.release_url,
                       pdf_names={"zh": "AI-Infra-Book.pdf", "en": "AI-Infra-Book-EN.pdf",
                                  "zh-tw": "AI-Infra-Book-ZH-TW.pdf"},
                       epub_names={"zh": "AI-Infra-Book.epub", "en": "AI-Infra-Book-EN.epub",

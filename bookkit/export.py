@@ -28,7 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # Inline code spans and math, which inline substitutions must treat differently from prose.
 SEGMENT_RE = re.compile(r"(`+)(?:.+?)\1|\$\$.+?\$\$|(?<![\\$])\$(?!\s)[^$\n]+?(?<!\s)\$")
 FOOTNOTE_RE = re.compile(r"\[\^([^\]\s]+)\]")
-EDITION_FILES = {"zh": "AI-Infra-Book", "en": "AI-Infra-Book-EN", "zh-tw": "AI-Infra-Book-ZH-TW"}
 
 
 def _git(*args: str) -> str:
@@ -229,3 +228,55 @@ def export_main(argv: list[str] | None = None) -> int:
         return 1
     print(out)
     return 0
+
+
+def book_main(kind: str, argv: list[str] | None = None) -> int:
+    """`python -m bookkit pdf|epub`: export the edition's Pandoc sources (or take `--source`),
+    then build the PDF or EPUB with :mod:`bookkit.render.pandoc`."""
+    from .render import pandoc
+
+    ap = argparse.ArgumentParser(prog=f"python -m bookkit {kind}",
+                                 description=f"Build the book's {kind.upper()} for one edition.")
+    ap.add_argument("--edition", required=True, choices=sorted(pandoc.EDITIONS))
+    ap.add_argument("--chapter", type=int, default=None,
+                    help="build one chapter for proofreading (0 = preface)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="output file (default: the edition's book file; "
+                         "with --chapter a -chNN file next to it)")
+    ap.add_argument("--source", type=Path, default=None,
+                    help="resolved source directory (default: export build/pandoc/<edition>)")
+    if kind == "pdf":
+        ap.add_argument("--keep-tex", type=Path, default=None, help="copy book.tex/book.log here")
+    else:
+        ap.add_argument("--no-check", action="store_true", help="skip epubcheck")
+    args = ap.parse_args(argv)
+    out = args.out or pandoc._default_out(kind, args.edition, args.chapter)
+    if args.chapter is not None and args.out is not None and \
+            out.resolve() == pandoc._default_out(kind, args.edition, None).resolve():
+        out = pandoc._default_out(kind, args.edition, args.chapter)  # never clobber the book
+    try:
+        src = args.source or export_edition(args.edition, ROOT / "build" / "pandoc" / args.edition,
+                                            chapter=args.chapter)
+        if kind == "pdf":
+            r = pandoc.build_pdf(src, out, chapter=args.chapter, edition=args.edition,
+                                 keep_tex=args.keep_tex)
+            print(f"built {_rel(r.output)}: {r.pages} pages, {r.latex_runs} XeLaTeX run(s), "
+                  f"{r.seconds:.1f} s")
+        else:
+            r = pandoc.build_epub(src, out, chapter=args.chapter, edition=args.edition,
+                                  check=not args.no_check)
+            print(f"built {_rel(r.output)}: {r.output.stat().st_size // 1024} KiB, "
+                  f"epubcheck {'skipped' if args.no_check else 'clean'}, {r.seconds:.1f} s")
+    except BuildError as exc:
+        print(exc.render(), file=sys.stderr)
+        print(f"error: {kind.upper()} build failed; {_rel(out)} was left unchanged",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _rel(p: Path) -> str:
+    try:
+        return str(Path(p).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(p)

@@ -1,8 +1,11 @@
-"""Typed data passed between the pipeline's stages.
+"""Typed data passed between the pipeline's stages, and the two types every stage reports with.
 
-load   -> Book (editions of ChapterSource)
-resolve-> CellResults (per original chapter), Labels (per edition), FigureImage (per edition)
-render -> files on disk (site, search, pandoc sources)
+load    -> BookConfig (manuscripts/book.yml), Book (editions of ChapterSource)
+resolve -> CellResults (per original chapter), Label (per edition), FigureImage (per edition)
+render  -> files on disk (site, search, Pandoc sources)
+check   -> Finding
+
+A problem in the sources stops a stage with a `BuildError`; a check reports a `Finding`.
 """
 from __future__ import annotations
 
@@ -28,6 +31,77 @@ class BuildError(Exception):
         if self.hint:
             text += f" ({self.hint})"
         return text
+
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+SEVERITIES = (ERROR, WARNING, INFO)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem a check found, printed `where: kind: message`.
+
+    `where` is what a reader looks up: `path:line` in a source file, `page#id` in the built site
+    (the section the problem is in), or a file under the site (`sitemap.xml`). `line` is the
+    1-based line in that file, when known. `error` fails a check run, `warning` only with
+    `--strict`, `info` is a listing.
+    """
+
+    kind: str
+    where: str
+    message: str
+    severity: str = ERROR
+    line: int | None = None
+
+    def __post_init__(self):
+        if self.severity not in SEVERITIES:
+            raise ValueError(f"unknown severity {self.severity!r}")
+
+    @property
+    def file(self) -> str:
+        """The file part of `where` (without `:line` or `#id`)."""
+        where = self.where.split("#", 1)[0]
+        head, sep, tail = where.rpartition(":")
+        return head if sep and tail.isdigit() else where
+
+    @property
+    def detail(self) -> str:
+        return self.message
+
+    def text(self) -> str:
+        return f"{self.where}: {self.kind}: {self.message}"
+
+    def to_dict(self) -> dict:
+        # The JSON report's keys predate this type (CI reads `detail`); they stay as they were.
+        return {"kind": self.kind, "where": self.where, "detail": self.message,
+                "severity": self.severity, "line": self.line}
+
+    @classmethod
+    def from_error(cls, error: "BuildError", root: Path, kind: str = "build-error",
+                   note: str = "") -> "Finding":
+        """A stage's `BuildError` as a finding at its file:line (relative to the book root)."""
+        path = error.path or BOOK_CONFIG
+        try:
+            path = Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+        except ValueError:
+            pass
+        line = error.line or 1
+        message = error.message + (f" ({error.hint})" if error.hint else "") + note
+        return cls(kind, f"{path}:{line}", message, ERROR, line)
+
+
+BOOK_CONFIG = "manuscripts/book.yml"
+
+
+@dataclass(frozen=True)
+class BookConfig:
+    """`manuscripts/book.yml`, read once by `bookkit.load.read_book_config`."""
+
+    path: Path
+    chapters: tuple[tuple[int, str, str], ...]    # (number, file name, slug), in reading order
+    site_url: str                                 # absolute, ends with "/"
+    release_url: str                              # ends with "/"
+    data: dict                                    # the whole mapping, for keys read elsewhere
 
 
 @dataclass(frozen=True)
@@ -62,6 +136,7 @@ class Edition:
 class Book:
     root: Path
     editions: dict[str, Edition]        # key -> Edition, in display order (original first)
+    config: BookConfig | None = None
 
     @property
     def original(self) -> Edition:

@@ -43,7 +43,7 @@ def _setup_matplotlib():
     matplotlib.use("Agg")
     from matplotlib import font_manager
     # Register the CJK fonts by file: a font cache made before they were installed would
-    # otherwise make matplotlib fall back silently (toolchain.md, pitfall 5).
+    # otherwise make matplotlib fall back silently to a font without CJK glyphs (tofu).
     for path in NOTO_CJK_FILES:
         if os.path.exists(path):
             font_manager.fontManager.addfont(path)
