@@ -19,6 +19,8 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from .model import TokenMeta
+
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
 HEADING_ATTRS_RE = re.compile(r"\s*\{((?:\s*[#.][A-Za-z0-9_:.-]+)+)\s*\}\s*$")
@@ -103,9 +105,9 @@ def _block_attrs_rule(state) -> None:
                 match = CAPTION_RE.match(inline.content)
                 if not match:
                     continue
-                para.meta["table_caption"] = True
+                para.meta[TokenMeta.TABLE_CAPTION] = True
                 if match.group(2):
-                    para.meta["table_id"] = match.group(2)
+                    para.meta[TokenMeta.TABLE_ID] = match.group(2)
                 # Strip ": " and "{#tbl-…}" from the rendered children.
                 kids = inline.children or []
                 if kids and kids[0].type == "text":

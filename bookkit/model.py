@@ -1,8 +1,9 @@
 """Typed data passed between the pipeline's stages, and the two types every stage reports with.
 
 load    -> BookConfig (manuscripts/book.yml), Book (editions of ChapterSource)
-resolve -> CellResults (per original chapter), Label (per edition), FigureImage (per edition)
-render  -> files on disk (site, search, Pandoc sources)
+resolve -> ResolvedBook: CellResults (per original chapter); per edition its ResolvedChapters
+           (numbered tokens, bound values, ChapterOutline) and Labels; FigureImages
+render  -> files on disk (site, search index, Pandoc sources -> PDF, EPUB)
 check   -> Finding
 
 A problem in the sources stops a stage with a `BuildError`; a check reports a `Finding`.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 class BuildError(Exception):
@@ -189,3 +191,76 @@ class FigureImage:
     svg: Path
     pdf: Path | None         # drawn only when a PDF is built (the site needs only SVG)
     texts: tuple[str, ...]   # every text drawn, for tests and the search index
+
+
+class TokenMeta:
+    """Keys the parser (`bookkit.markdown`) and numbering (`bookkit.resolve.numbering`) store in
+    a markdown-it token's `meta`; every renderer reads them by these names. Ids go in the
+    token's `id` attribute."""
+
+    NUMBER = "number"                  # "3", "3.1", "3-2", "3.4" on headings, figures, tables, eqs
+    FIGURE_ID = "figure_id"            # on the paragraph that holds an executable figure
+    TABLE_CAPTION = "table_caption"    # on the `: caption` paragraph after a table
+    TABLE_ID = "table_id"              # on that paragraph and on its table_open
+    EQUATION_ID = "equation_id"        # on a labelled display formula (math_block_label)
+
+
+@dataclass
+class ChapterOutline:
+    """What numbering learned about one chapter: its title, TOC and figure jobs."""
+
+    chapter: ChapterSource
+    title: str = ""
+    title_id: str = ""
+    sections: list[tuple[int, str, str, str]] = field(default_factory=list)  # level, id, number, title
+    figures: list[tuple[str, str, int]] = field(default_factory=list)       # id, script src, line
+
+
+def label_text(label: Label, strings: dict) -> str:
+    """The localised reference text: `图 1-2`, `Figure 1-2`, `1.2 节`, `Chapter 3`."""
+    if label.kind == "chapter":
+        return strings["chapter"].format(n=label.number) if label.number else strings["preface"]
+    key = {"section": "section", "figure": "figure", "table": "table",
+           "equation": "equation"}[label.kind]
+    if label.kind == "section" and not label.number:
+        return label.title
+    return strings[key].format(n=label.number)
+
+
+@dataclass
+class ResolvedChapter:
+    """One chapter of one edition after the resolve stage."""
+
+    source: ChapterSource
+    digest: str                          # sha256 of the source text (renderers' memo keys)
+    tokens: list[Any]                    # markdown-it tokens, numbered (see TokenMeta)
+    env: dict                            # the parser's env (footnotes)
+    values: dict[str, BoundValue]        # the names its {{ }} may use (its original's cells)
+    outline: ChapterOutline
+
+
+@dataclass
+class ResolvedEdition:
+    info: EditionInfo
+    chapters: list[ResolvedChapter]
+    labels: dict[str, Label]             # every cross-reference target of the edition
+    labels_digest: str
+
+    def chapter(self, number: int) -> ResolvedChapter:
+        return next(c for c in self.chapters if c.source.number == number)
+
+
+@dataclass
+class ResolvedBook:
+    """The product of the resolve stage, consumed by every output (site, search, Pandoc)."""
+
+    book: Book
+    config: BookConfig
+    cells: dict[int, CellResults]                         # original chapter number -> its cells
+    chapter_files: dict[str, str]                         # "03-x.md" -> its slug (links)
+    # The editions the outputs are made for, in display order. Every loaded edition is
+    # resolved (the original always is: the translations take their numbers from its cells).
+    outputs: list[str] = field(default_factory=list)
+    editions: dict[str, ResolvedEdition] = field(default_factory=dict)
+    figures: dict[tuple[str, str], FigureImage] = field(default_factory=dict)  # (id, lang)
+    figure_sizes: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)

@@ -22,8 +22,8 @@ from pygments.util import ClassNotFound
 
 from ..locale.numbers import format_value, parse_spec
 from ..markdown import BOUND_RE, parser
-from ..model import BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label
-from ..resolve.numbering import label_text
+from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
+                     label_text)
 
 FORMATTER = HtmlFormatter(nowrap=True)
 
