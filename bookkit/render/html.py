@@ -23,7 +23,7 @@ from pygments.util import ClassNotFound
 from ..locale.numbers import format_value, parse_spec
 from ..markdown import BOUND_RE, parser
 from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
-                     label_text)
+                     TokenMeta as M, label_text)
 
 FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -101,7 +101,7 @@ class BookRenderer(RendererHTML):
         tok = tokens[idx]
         ctx: RenderContext = env["ctx"]
         ident = html.escape(tok.attrGet("id") or "")
-        number = tok.meta.get("number", "")
+        number = tok.meta.get(M.NUMBER, "")
         prefix = ""
         if number:
             text = (ctx.edition.strings["chapter"].format(n=number) if tok.tag == "h1"
@@ -134,10 +134,10 @@ class BookRenderer(RendererHTML):
     def paragraph_open(self, tokens, idx, options, env):
         tok = tokens[idx]
         ctx: RenderContext = env["ctx"]
-        if "figure_id" in tok.meta:
+        if M.FIGURE_ID in tok.meta:
             return self._figure(tokens, idx, ctx)
-        if tok.meta.get("table_caption"):
-            number = tok.meta.get("number", "")
+        if tok.meta.get(M.TABLE_CAPTION):
+            number = tok.meta.get(M.NUMBER, "")
             label = ctx.edition.strings["table"].format(n=number)
             block = ""
             if "table_block" in tok.meta:     # moved above its table: it opens the table's block
@@ -149,7 +149,7 @@ class BookRenderer(RendererHTML):
 
     def paragraph_close(self, tokens, idx, options, env):
         opener = _matching_open(tokens, idx)
-        if opener is not None and "figure_id" in opener.meta:
+        if opener is not None and M.FIGURE_ID in opener.meta:
             return "</figcaption></figure>\n"
         return super().renderToken(tokens, idx, options, env)
 
@@ -157,12 +157,12 @@ class BookRenderer(RendererHTML):
         tok = tokens[idx]
         inline = tokens[idx + 1]
         image = next(k for k in inline.children if k.type == "image")
-        fid = tok.meta["figure_id"]
+        fid = tok.meta[M.FIGURE_ID]
         caption = self.renderInline(image.children or [], {}, {"ctx": ctx})
         alt = html.escape(plain_inline(image.children or [], ctx), quote=True)
         src = f"figures/{fid}.{ctx.edition.lang}.svg"
         w, h = ctx.figure_sizes.get((fid, ctx.edition.lang), (640, 360))
-        label = ctx.edition.strings["figure"].format(n=tok.meta["number"])
+        label = ctx.edition.strings["figure"].format(n=tok.meta[M.NUMBER])
         # The image's children are rendered as the caption; skip the inline token afterwards.
         inline.meta["skip"] = True
         return (f'<figure id="{html.escape(fid)}"><img src="{src}" alt="{alt}" width="{w}" '
@@ -188,7 +188,7 @@ class BookRenderer(RendererHTML):
     def table_open(self, tokens, idx, options, env):
         # The block (caption and table) carries the id, so a link to the table shows its caption.
         tok = tokens[idx]
-        ident = tok.meta.get("table_id")
+        ident = tok.meta.get(M.TABLE_ID)
         attr = f' id="{html.escape(ident)}"' if ident else ""
         block = "" if tok.meta.get("caption_above") else f'<div class="table-block"{attr}>'
         return f'{block}<div class="table-wrap" tabindex="0"><table>\n'
@@ -207,8 +207,8 @@ class BookRenderer(RendererHTML):
 
     def math_block_label(self, tokens, idx, options, env):
         tok = tokens[idx]
-        body = self._math(tok, env, display=True, tag=tok.meta.get("number"))
-        return f'<div class="equation" id="{html.escape(tok.meta.get("equation_id", ""))}">{body}</div>\n'
+        body = self._math(tok, env, display=True, tag=tok.meta.get(M.NUMBER))
+        return f'<div class="equation" id="{html.escape(tok.meta.get(M.EQUATION_ID, ""))}">{body}</div>\n'
 
     def _math(self, tok: Token, env, display: bool, tag: str | None = None) -> str:
         ctx: RenderContext = env["ctx"]
@@ -343,7 +343,7 @@ def collect_math(tokens: list[Token], ctx: RenderContext, out: set) -> None:
             elif tok.type in ("math_inline_double", "math_block"):
                 out.add((math_source(ctx, tok), True))
             elif tok.type == "math_block_label":
-                out.add((math_source(ctx, tok, tok.meta.get("number")), True))
+                out.add((math_source(ctx, tok, tok.meta.get(M.NUMBER)), True))
             if tok.children:
                 visit(tok.children)
     visit(tokens)
@@ -385,8 +385,8 @@ def _captions_first(tokens: list[Token]) -> list[int]:
             close = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
             cap = close + 1
             if (cap + 2 < len(tokens) and tokens[cap].type == "paragraph_open"
-                    and tokens[cap].meta.get("table_caption")):
-                tokens[cap].meta["table_block"] = tokens[i].meta.get("table_id")
+                    and tokens[cap].meta.get(M.TABLE_CAPTION)):
+                tokens[cap].meta["table_block"] = tokens[i].meta.get(M.TABLE_ID)
                 tokens[i].meta["caption_above"] = True
                 order += [cap, cap + 1, cap + 2, *range(i, close + 1)]
                 i = cap + 3
