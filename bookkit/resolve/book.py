@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..cache import Cache, sha256_bytes
+from ..load import read_book_config
 from ..markdown import parse
 from ..model import (Book, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
                      ResolvedChapter, ResolvedEdition)
@@ -64,7 +65,7 @@ class Resolver:
         """A resolved book with no edition numbered yet; outputs are made for `outputs`
         (default: every loaded edition)."""
         return ResolvedBook(
-            book=book, config=book.config, cells=cells,
+            book=book, config=book.config or read_book_config(book.root), cells=cells,
             chapter_files={c.path.name: c.slug for c in book.original.chapters},
             outputs=[k for k in book.editions if not outputs or k in outputs])
 

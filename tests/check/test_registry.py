@@ -72,3 +72,18 @@ def test_finding_file_and_strict_promotion():
     assert f.file == "book-en/a.md" and f.detail == f.message
     assert Finding("broken-anchor", "en/a.html#sec-x", "m", ERROR, 3).file == "en/a.html"
     assert replace(f, severity=ERROR).severity == ERROR
+
+
+def test_python_m_bookkit_check_is_the_same_command(tmp_path):
+    import subprocess
+    import sys
+
+    from .conftest import ROOT
+    site = make_site(tmp_path / "site")
+    base = [sys.executable, "-m", "bookkit", "check", "--site", str(site), "--site-url",
+            SITE_URL, "--no-translations", "--format", "json", "--quiet"]
+    via_module = subprocess.run(base, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    via_script = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_site.py"),
+                                 *base[4:]], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert via_module.returncode == via_script.returncode
+    assert json.loads(via_module.stdout) == json.loads(via_script.stdout)
