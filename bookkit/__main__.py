@@ -37,6 +37,8 @@ def build_site_main(argv: list[str] | None = None) -> int:
             print(f"{out} is up to date (no input changed)", file=sys.stderr)
         return 0
     # Imported only now: the no-op check above must not pay for importing the pipeline.
+    from .processes import stop_on_signals
+    stop_on_signals()   # SIGTERM/SIGHUP reap workers and Node like Ctrl+C (see processes.py)
     from .build import BuildOptions, Builder
     from .model import BuildError
     if args.clean:

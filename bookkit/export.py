@@ -89,6 +89,8 @@ def book_main(kind: str, argv: list[str] | None = None) -> int:
     else:
         ap.add_argument("--no-check", action="store_true", help="skip epubcheck")
     args = ap.parse_args(argv)
+    from .processes import stop_on_signals
+    stop_on_signals()   # SIGTERM stops Pandoc/XeLaTeX and leaves the previous file (processes.py)
     out = args.out or pandoc._default_out(kind, args.edition, args.chapter)
     if args.chapter is not None and args.out is not None and \
             out.resolve() == pandoc._default_out(kind, args.edition, None).resolve():

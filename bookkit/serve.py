@@ -16,6 +16,7 @@ from urllib.parse import unquote, urlsplit
 
 from .build import Builder
 from .model import BuildError
+from .processes import Stopped
 
 WATCHED = ("manuscripts", "book-en", "book-zh-tw", "website/templates", "website/static",
            "calculations")
@@ -146,19 +147,21 @@ def serve(builder: Builder, port: int) -> int:
         print(f"error: 127.0.0.1:{port} is not available ({exc.strerror}): pass --port N or "
               "stop the program using it", file=sys.stderr)
         return 2
-    rebuild(builder, state, "start")
     thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    print(f"serving http://127.0.0.1:{port}/ (Ctrl+C stops)", file=sys.stderr, flush=True)
-    paths = [str(builder.root / p) for p in WATCHED if (builder.root / p).exists()]
     try:
+        rebuild(builder, state, "start")
+        thread.start()
+        print(f"serving http://127.0.0.1:{port}/ (Ctrl+C stops)", file=sys.stderr, flush=True)
+        paths = [str(builder.root / p) for p in WATCHED if (builder.root / p).exists()]
         for changes in watch(*paths, debounce=30, step=10,
                              watch_filter=lambda _c, p: not p.endswith((".pyc", "~", ".swp"))
                              and "__pycache__" not in p and "node_modules" not in p):
             names = sorted({Path(p).name for _, p in changes})
             rebuild(builder, state, "changed: " + ", ".join(names[:3]))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):   # Ctrl+C, or SIGTERM from a service manager
         pass
     finally:
-        server.shutdown()
+        if thread.is_alive():
+            server.shutdown()
+        server.server_close()
     return 0

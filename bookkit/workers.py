@@ -15,6 +15,8 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .processes import check_stopped, die_with_parent
+
 
 @dataclass
 class JobResult:
@@ -79,7 +81,8 @@ class DependencyRecorder:
         return deps
 
 
-def _child(conn, func, args) -> None:
+def _child(conn, func, args, parent_pid: int) -> None:
+    die_with_parent(parent_pid)
     try:
         result = func(*args)
     except BaseException:  # reported to the parent, which decides what to show
@@ -100,38 +103,47 @@ def run_jobs(jobs: list[tuple[str, Callable, tuple]], workers: int = 2,
     results: dict[str, JobResult] = {}
     if workers <= 1 or len(jobs) <= 1:
         workers = max(1, min(workers, len(jobs)))
-    while pending or running:
-        while pending and len(running) < workers:
-            name, func, args = pending.pop(0)
-            parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(child, func, args), daemon=True)
-            proc.start()
-            child.close()
-            running[name] = (proc, parent, time.monotonic())
-        ready = mp.connection.wait([p for _, p, _ in running.values()], timeout=0.05)
-        now = time.monotonic()
-        for name in list(running):
-            proc, conn, started = running[name]
-            if conn in ready:
-                try:
-                    result = conn.recv()
-                except EOFError:
-                    result = JobResult(ok=False, error="worker process died without a result")
-                proc.join()
-                conn.close()
-                del running[name]
-            elif now - started > timeout:
-                proc.kill()
-                proc.join()
-                conn.close()
-                del running[name]
-                result = JobResult(ok=False, error=f"stopped after {timeout:g} s (time limit; "
-                                   "raise it with --cell-timeout if the work is legitimate)")
-            else:
-                continue
-            results[name] = result
-            if on_done:
-                on_done(name, result)
+    try:
+        while pending or running:
+            check_stopped()
+            while pending and len(running) < workers:
+                name, func, args = pending.pop(0)
+                parent, child = ctx.Pipe(duplex=False)
+                proc = ctx.Process(target=_child, args=(child, func, args, os.getpid()),
+                                   daemon=True)
+                proc.start()
+                child.close()
+                running[name] = (proc, parent, time.monotonic())
+            ready = mp.connection.wait([p for _, p, _ in running.values()], timeout=0.05)
+            now = time.monotonic()
+            for name in list(running):
+                proc, conn, started = running[name]
+                if conn in ready:
+                    try:
+                        result = conn.recv()
+                    except EOFError:
+                        result = JobResult(ok=False, error="worker process died without a result")
+                    proc.join()
+                    conn.close()
+                    del running[name]
+                elif now - started > timeout:
+                    proc.kill()
+                    proc.join()
+                    conn.close()
+                    del running[name]
+                    result = JobResult(ok=False, error=f"stopped after {timeout:g} s (time limit; "
+                                       "raise it with --cell-timeout if the work is legitimate)")
+                else:
+                    continue
+                results[name] = result
+                if on_done:
+                    on_done(name, result)
+    finally:
+        # Interrupted (Ctrl+C, SIGTERM, a failing callback): no worker may outlive the call.
+        for proc, conn, _ in running.values():
+            proc.kill()
+            proc.join()
+            conn.close()
     return results
 
 
@@ -144,7 +156,8 @@ class Background:
     def __init__(self, func: Callable[..., JobResult], args: tuple) -> None:
         ctx = mp.get_context("fork")
         self._conn, child = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_child, args=(child, func, args), daemon=True)
+        self._proc = ctx.Process(target=_child, args=(child, func, args, os.getpid()),
+                                 daemon=True)
         # Keep the garbage collector off the inherited objects in both processes: a collection
         # touches every object, which would copy the whole heap page by page after the fork.
         gc.freeze()
@@ -153,6 +166,11 @@ class Background:
         finally:
             gc.unfreeze()
         child.close()
+        try:
+            check_stopped()
+        except BaseException:
+            self.cancel()
+            raise
 
     def result(self) -> JobResult:
         try:

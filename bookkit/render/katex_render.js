@@ -19,7 +19,13 @@ function render([tex, display]) {
   }
 }
 
+// Never outlive the build (see bookkit/processes.py): a killed build cannot send "end", and
+// processes it forked may hold our stdin open, so also stop when we are re-parented.
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) process.exit(1); }, 250).unref();
+
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+lines.on("close", () => process.exit(0));
 lines.on("line", (line) => {
   if (line === "end") { lines.close(); process.stdin.destroy(); return; }
   if (!line.trim()) return;
