@@ -202,7 +202,8 @@ def _index_editions(builder: Builder, resolved: ResolvedBook, cells: dict[int, C
         resolved.editions[key] = builder.resolver.number_edition(resolved.book, key, cells,
                                                                  title_text)
         job = builder.search.start(resolved, key)
-        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang)
+        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang,
+                                                                          job.synonyms)
         out[key] = (job.key, assets, job.hit is None)
     return JobResult(ok=True, value=out)
 

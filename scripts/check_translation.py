@@ -8,6 +8,10 @@ left in the prose.
 
 The glossary defaults to `glossary.yml` in the translation's folder, when there is one.
 
+Text output: a per-section summary (counts by severity), then the findings, most severe first
+(high: a value a reader would act on is wrong or gone; medium: a plain count, a label, a
+structural or wording difference; low: the same number at another precision).
+
 Exit status: 0 no findings, 1 findings, 2 bad input.
 """
 
@@ -20,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bookkit.check.numbers import Finding, check_pair, format_text  # noqa: E402
+from bookkit.check.numbers import Finding, check_pair, format_summary, format_text, rank  # noqa: E402
 from bookkit.check.script import describe, leftover_simplified  # noqa: E402
 from bookkit.check.terminology import GLOSSARY_FILE, GlossaryError, find_avoided, load_glossary  # noqa: E402
 
@@ -69,10 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.lang in ("zh-tw", "zh-Hant"):   # and Simplified characters left in the prose
         findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
                      for x in leftover_simplified(translation)]
-    findings.sort(key=lambda f: (f.translation_line or 0, f.original_line or 0, f.kind))
+    findings = rank(findings)
     if args.format == "json":
         print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))
     elif findings:
+        print(format_summary(findings))
+        print()
         print(format_text(findings, args.translation))
     return 1 if findings else 0
 

@@ -55,3 +55,21 @@ def site_url(built_site):
     yield f"http://127.0.0.1:{httpd.server_address[1]}/{built_site.name}/"
     httpd.shutdown()
     httpd.server_close()
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Print the translation check's precision and recall on the real-world corpus whenever the
+    run included tests/translation/test_corpus.py (issue 15: the score is visible in `make
+    test`). Computed here, on the controller, because xdist workers' output is not shown."""
+    ran = any("test_corpus.py::test_corpus_scores" in getattr(r, "nodeid", "")
+              for reports in terminalreporter.stats.values() for r in reports)
+    if not ran:
+        return
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "corpus_score", ROOT / "tests" / "translation" / "corpus_score.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("corpus_score", module)   # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    terminalreporter.write_sep("-", "translation check precision / recall")
+    terminalreporter.write_line(module.score_corpus().summary())

@@ -431,7 +431,7 @@ class SiteChecker:
         return roots
 
     def check_search(self) -> list[Finding]:
-        from bookkit.render.search import ASSET_NAME, expand, load_payload
+        from bookkit.render.search import ASSET_NAME, expand, index_payload, load_payload
 
         out: list[Finding] = []
         for root in self.edition_roots():
@@ -442,7 +442,7 @@ class SiteChecker:
             try:
                 payload = load_payload({ASSET_NAME: (self.site / rel).read_bytes()})
                 docs = payload["docs"]
-                expand(payload)
+                expand(index_payload(payload))   # the index the browser builds from it
             except Exception as exc:  # noqa: BLE001 - any malformed index is one finding
                 out.append(Finding("search-index", rel, f"cannot be read: {type(exc).__name__}: {exc}", ERROR, 1))
                 continue

@@ -35,8 +35,9 @@ def _converter():
 
 #: characters OpenCC rewrites but Taiwan writes as they are: 台 is the everyday form (台灣, 一台
 #: 伺服器, 服務台) beside the formal 臺; 干 is the Traditional character of 干擾, 干涉 and 若干 (OpenCC
-#: rewrites it to 幹 or 乾 in some phrases). A zh-tw text that uses them has no leftover.
-TAIWAN_STANDARD = frozenset("台干")
+#: rewrites it to 幹 or 乾 in some phrases); 占 ("occupy", 占用, 占比) is the Ministry of
+#: Education's standard form, 佔 its variant. A zh-tw text that uses them has no leftover.
+TAIWAN_STANDARD = frozenset("台干占")
 
 
 @lru_cache(maxsize=8192)

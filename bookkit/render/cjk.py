@@ -1,4 +1,4 @@
-"""The search tokeniser, shared byte for byte in meaning with ``website/static/search.js``.
+"""The search tokeniser, shared byte for byte in meaning with ``website/static/search-engine.js``.
 
 lunr (Python and JS) splits only on whitespace and hyphens, so Chinese text would become
 one token per sentence. We therefore pre-tokenise every field and every query ourselves:
@@ -82,7 +82,7 @@ def _fold_table(charmap: dict[str, str]) -> dict[int, str]:
 def tokenize(text: str, charmap: dict[str, str] | None = None, query: bool = False) -> list[str]:
     """Split ``text`` into search tokens (index mode, or query mode when ``query``).
 
-    Why not a per-character loop (as search.js does): mapping the text to a string of
+    Why not a per-character loop (as search-engine.js does): mapping the text to a string of
     character classes with ``str.translate`` and finding the runs with one regular expression
     keeps the work in C; it is ~5x faster on an edition, with the same tokens (the parity
     test runs both implementations on the same strings).

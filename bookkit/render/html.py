@@ -24,6 +24,7 @@ from ..locale.numbers import format_value, parse_spec
 from ..markdown import BOUND_RE, parser
 from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
                      TokenMeta as M, label_text)
+from .mathtext import tex_to_text
 
 FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -303,9 +304,10 @@ def plain_inline(children: list[Token], ctx: RenderContext | None = None) -> str
         if child.type in ("text", "code_inline"):
             out.append(child.content)
         elif child.type in ("math_inline", "math_inline_double"):
-            out.append(BOUND_RE.sub(lambda m: bound_text(ctx, m.group(1), m.group(2) or "",
-                                                         child)[0], child.content)
-                       if ctx else child.content)
+            # as a reader sees the formula, not its TeX source (search snippets, alt text)
+            out.append(tex_to_text(BOUND_RE.sub(lambda m: bound_text(ctx, m.group(1), m.group(2) or "",
+                                                                     child)[0], child.content)
+                                   if ctx else child.content))
         elif child.type == "bound_value":
             out.append(bound_text(ctx, child.meta["name"], child.meta.get("invalid") or
                                   child.meta["spec"], child)[0] if ctx else child.content)

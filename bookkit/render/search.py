@@ -1,26 +1,24 @@
-"""Build-time search index (one per edition), and the Python side of the query.
+"""The search data (one file per edition), and the Python side of the query.
 
-Each edition gets one ``search-index.js`` that sets ``window.bookSearchIndex``. It is built
-with the Python ``lunr`` package over text pre-tokenised by :mod:`bookkit.render.cjk`, and
-loaded by lunr.js 2.3.9 (``website/static/search.js``) when the reader first focuses the box.
+Each edition gets one ``search-index.js`` that sets ``window.bookSearchIndex``: the section
+texts and titles, the Traditional/Simplified fold map and the glossary's query synonyms. It
+ships no index: ``website/static/search-engine.js`` tokenises the same text with the same
+rules (:mod:`bookkit.render.cjk`) and builds the same index in the browser when it is idle
+after load, as MkDocs does; the text, needed for snippets anyway, compresses far better than
+postings of CJK bigrams (zh: 45 KiB gzipped in all, against 54 KiB for the index alone).
 
 Shipped format: ``window.bookSearchIndex=JSON.parse('...')`` (V8 parses a JSON string
 several times faster than the same object literal), UTF-8 with a BOM so it decodes right
-whatever the page's or server's charset. The JSON:
+whatever the page's or server's charset. The JSON: ``{"v": 4, "lang", "fields": [[name,
+boost], ...], "chapters": [...], "docs": [[url, chapter_no, section, text], ...], "charmap":
+"t1s1t2s2...", "syn": [[avoid, use], ...], "keep": [word, ...]}`` (``syn``/``keep`` only for
+an edition with a glossary).
 
-``{"v": 3, "fields": [[name, boost], ...], "terms": "t0 t1 ...", "lengths": [[field length
-per doc] per field], "postings": ["<term 0> <term 1> ..." per field], "lang", "chapters":
-[...], "docs": [[url, chapter_no, section, text], ...], "charmap": "t1s1t2s2..."}``
-
-A term's postings in a field are varints (see `encode_postings`): per document that has the
-term, the gap from the previous such document and the term frequency.
-
-This is lunr's index without the redundancy: with an empty metadata whitelist every posting
-``invertedIndex[term][field][doc]`` is ``{}``, so postings plus term frequencies and field
-lengths are enough. :func:`expand` (and ``expand`` in search.js) rebuilds the serialised
-lunr index, computing lunr's BM25 vector scores with bit-identical arithmetic on both sides;
-refs are doc positions. Scores are not shipped (they were most of the gzipped size). The
-text is shipped once, for snippets; the lunr part stores none of it.
+:func:`index_payload` is the index the browser builds (`_compact_direct`, held equal to lunr.py's
+Builder by a test); :func:`expand` turns it into lunr's serialised index with lunr's BM25 field
+scores, computed with bit-identical arithmetic on both sides; :func:`search` queries it with
+lunr.py, and search-engine.js ranks the same way without shipping lunr.js (the browser tests
+compare the two on every golden query).
 """
 
 from __future__ import annotations
@@ -31,8 +29,10 @@ import hashlib
 import json
 import math
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from lunr.builder import Builder
 from lunr.index import Index
@@ -43,7 +43,7 @@ from lunr.token import Token
 
 from .cjk import build_charmap, charmap_from_string, charmap_to_string, is_cjk, tokenize
 
-__all__ = ["SearchDoc", "build_search_assets", "search", "index_report", "LANGS"]
+__all__ = ["SearchDoc", "Synonyms", "build_search_assets", "glossary_synonyms", "search", "index_report", "LANGS"]
 
 LANGS = ("zh-Hans", "en", "zh-Hant")
 ASSET_NAME = "search-index.js"
@@ -213,75 +213,133 @@ def _dumps(obj) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
-# --- postings as text -------------------------------------------------------------------------
-# Why not JSON arrays of numbers: most gaps and frequencies are below 46, so one character each
-# suffices; the zh index shrank from 52 to 41 KB gzipped. Digits are the printable ASCII
-# characters that need no escaping in a JSON string nor in a single-quoted JS string, and are
-# not the term separator (space). A number is written little-endian: digits from _CONT carry
-# on, a digit from _FINAL ends the number.
-_DIGITS = "".join(chr(c) for c in range(0x21, 0x7F) if chr(c) not in "\"'\\")
-_FINAL, _CONT = _DIGITS[:46], _DIGITS[46:]
-_NF, _NC = len(_FINAL), len(_CONT)
-_DIGIT_VALUE = {ch: i for i, ch in enumerate(_DIGITS)}
-
-
-def _varint(out: list[str], v: int) -> None:
-    while v >= _NF:
-        out.append(_CONT[v % _NC])
-        v //= _NC
-    out.append(_FINAL[v])
-
-
-def encode_postings(flat: list[int]) -> str:
-    """``[gap, tf, gap, tf, ...]`` -> text: ``2*gap + (tf > 1)``, then ``tf - 2`` if tf > 1."""
-    out: list[str] = []
-    for j in range(0, len(flat), 2):
-        gap, tf = flat[j], flat[j + 1]
-        _varint(out, 2 * gap + (tf > 1))
-        if tf > 1:
-            _varint(out, tf - 2)
-    return "".join(out)
-
-
-def decode_postings(text: str) -> list[int]:
-    """The inverse of `encode_postings` (mirrored by ``decodePostings`` in search.js)."""
-    numbers: list[int] = []
-    value, scale = 0, 1
-    for ch in text:
-        d = _DIGIT_VALUE[ch]
-        if d >= _NF:
-            value += (d - _NF) * scale
-            scale *= _NC
-        else:
-            numbers.append(value + d * scale)
-            value, scale = 0, 1
-    flat: list[int] = []
-    i = 0
-    while i < len(numbers):
-        code = numbers[i]
-        if code & 1:
-            flat.extend((code >> 1, numbers[i + 1] + 2))
-            i += 2
-        else:
-            flat.extend((code >> 1, 1))
-            i += 1
-    return flat
-
-
 def _js_string(json_text: str) -> str:
     """JSON text as a single-quoted JS string literal (for ``JSON.parse('...')``)."""
     return "'" + (json_text.replace("\\", "\\\\").replace("'", "\\'")
                   .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")) + "'"
 
 
-def build_search_assets(docs: list[SearchDoc], lang: str) -> dict[str, bytes]:
-    """Build ``{"search-index.js": bytes}`` for one edition; same input, same bytes."""
+# --- glossary synonyms (zh-tw: Mainland forms find the edition's terms) ----------------------
+
+@dataclass(frozen=True)
+class Synonyms:
+    """Query rewriting from an edition's glossary: each ``avoid`` form (a Mainland or second
+    rendering) is read as the edition's ``use`` form; ``keep`` words (the glossary's ``allow``
+    forms and the ``use`` forms themselves) are never rewritten. All forms are folded
+    (NFKC, lower case, Traditional -> Simplified) like the index terms."""
+    pairs: tuple[tuple[str, str], ...] = ()
+    keep: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.pairs)
+
+
+def _fold_text(text: str, charmap: dict[str, str]) -> str:
+    return "".join(charmap.get(ch, ch) for ch in unicodedata.normalize("NFKC", text).lower())
+
+
+def _replacement(avoid: str, use: str) -> str:
+    """What a query's ``avoid`` reads as. A CJK compound listed under a shorter rendering
+    (張量並行 under 平行, "parallel") keeps its head: the tail the length of ``use`` is
+    replaced when the two share a character in place (張量並行 -> 張量平行); otherwise the
+    whole form is (筆記本電腦 -> 筆電)."""
+    n = len(use)
+    if (len(avoid) > n and all(is_cjk(c) for c in avoid + use)
+            and any(a == u for a, u in zip(avoid[-n:], use))):
+        return avoid[:-n] + use
+    return use
+
+
+def glossary_synonyms(edition_dir: Path) -> Synonyms:
+    """The query synonyms of an edition folder's ``glossary.yml`` (none without one).
+
+    A Latin form matches whole words, a trailing ``*`` any ending (as the glossary checker
+    reads them); a CJK form matches anywhere."""
+    from ..glossary import glossary_for  # the glossary's reader and validator
+    from .cjk import fold_map
+
+    fold = fold_map()
+    pairs: dict[str, str] = {}
+    keep: set[str] = set()
+    for term in glossary_for(edition_dir):
+        keep.add(_fold_text(term.use, fold))
+        keep.update(_fold_text(a, fold) for a in term.allow)
+        for avoid in term.avoid:
+            key = _fold_text(avoid, fold)
+            value = _fold_text(_replacement(avoid.rstrip("*"), term.use), fold)
+            if key.rstrip("*") and key.rstrip("*") != value:
+                pairs.setdefault(key, value)
+    keep = {k for k in keep if k and any(a.rstrip("*") in k for a in pairs)}
+    return Synonyms(tuple(sorted(pairs.items())), tuple(sorted(keep)))
+
+
+def _is_word_char(ch: str) -> bool:
+    return (ch.isalnum() or unicodedata.category(ch)[0] == "M") and not is_cjk(ch)
+
+
+def _form_at(folded: str, i: int, form: str) -> int:
+    """The length of ``form`` matched at ``i`` (0 if it does not match): CJK anywhere, a Latin
+    form from a word start to a word end, or on to the word's end with a trailing ``*``."""
+    star = form.endswith("*")
+    body = form[:-1] if star else form
+    if not folded.startswith(body, i):
+        return 0
+    if not _is_word_char(body[0]):
+        return len(body)
+    if i > 0 and _is_word_char(folded[i - 1]):
+        return 0
+    end = i + len(body)
+    if star:
+        while end < len(folded) and _is_word_char(folded[end]):
+            end += 1
+    elif end < len(folded) and _is_word_char(folded[end]):
+        return 0
+    return end - i
+
+
+def rewrite_query(query: str, charmap: dict[str, str], syn: Synonyms) -> str | None:
+    """The query with avoided forms read as the edition's, or None when nothing changes.
+
+    Left to right: a ``keep`` word is copied whole, else the longest avoided form matching
+    here is replaced (mirrored by ``rewriteQuery`` in search-engine.js)."""
+    if not syn:
+        return None
+    folded = _fold_text(query, charmap)
+    out, i, changed = [], 0, False
+    while i < len(folded):
+        kept = max((k for k in syn.keep if folded.startswith(k, i)), key=len, default=None)
+        if kept:
+            out.append(kept)
+            i += len(kept)
+            continue
+        best, best_len = None, 0
+        for avoid, use in syn.pairs:
+            n = _form_at(folded, i, avoid)
+            if n > best_len:
+                best, best_len = use, n
+        if best is not None:
+            out.append(best)
+            i += best_len
+            changed = True
+            continue
+        out.append(folded[i])
+        i += 1
+    return "".join(out) if changed else None
+
+
+def build_search_assets(docs: list[SearchDoc], lang: str,
+                        synonyms: Synonyms | None = None) -> dict[str, bytes]:
+    """Build ``{"search-index.js": bytes}`` for one edition; same input, same bytes.
+
+    ``synonyms``: the edition's glossary (`glossary_synonyms`), so a query in an avoided form
+    (Mainland 带宽 on the zh-tw site) also finds the edition's (頻寬).
+    """
     if lang not in LANGS:
         raise ValueError(f"unknown edition language {lang!r}; expected one of {LANGS}")
     docs = list(docs)
-    charmap = build_charmap(t for d in docs for t in (d.chapter, d.section, d.text))
-
-    payload = _compact_direct([_fields_of(doc) for doc in docs], charmap)
+    syn = synonyms or Synonyms()
+    glossary_text = [w for pair in syn.pairs for w in pair] + list(syn.keep)
+    charmap = build_charmap([t for d in docs for t in (d.chapter, d.section, d.text)] + glossary_text)
     chapters: list[str] = []
     chapter_no: dict[str, int] = {}
     rows = []
@@ -290,12 +348,30 @@ def build_search_assets(docs: list[SearchDoc], lang: str) -> dict[str, bytes]:
             chapter_no[doc.chapter] = len(chapters)
             chapters.append(doc.chapter)
         rows.append([doc.url, chapter_no[doc.chapter], doc.section, doc.text])
-    payload["v"] = 3
-    payload["postings"] = [" ".join(encode_postings(flat) for flat in field)
-                           for field in payload["postings"]]
-    payload.update({"lang": lang, "chapters": chapters, "docs": rows, "charmap": charmap_to_string(charmap)})
+    payload = {"v": 4, "lang": lang, "fields": [[f, b] for f, b in FIELDS], "chapters": chapters,
+               "docs": rows, "charmap": charmap_to_string(charmap)}
+    if syn:   # [[avoid, use], ...] and the words never rewritten: a few hundred bytes
+        payload["syn"] = [list(pair) for pair in syn.pairs]
+        payload["keep"] = list(syn.keep)
     text = _BOM + _PREFIX + "JSON.parse(" + _js_string(_dumps(payload)) + ");\n"
     return {ASSET_NAME: text.encode("utf-8")}
+
+
+def synonyms_of(payload: dict) -> Synonyms:
+    """The synonyms a shipped payload carries."""
+    return Synonyms(tuple(tuple(p) for p in payload.get("syn", [])), tuple(payload.get("keep", [])))
+
+
+def doc_fields(payload: dict) -> list[dict[str, str]]:
+    """The indexed fields of the shipped documents (as `_fields_of` makes them)."""
+    chapters = payload["chapters"]
+    return [{"s": section, "c": "" if chapters[c] == section else chapters[c], "b": text}
+            for _url, c, section, text in payload["docs"]]
+
+
+def index_payload(payload: dict) -> dict:
+    """The index the browser builds from the shipped payload (``buildIndex`` in search-engine.js)."""
+    return _compact_direct(doc_fields(payload), charmap_from_string(payload["charmap"]))
 
 
 _FIELD_TERMS: dict[str, tuple[tuple[tuple[str, int], ...], int]] = {}
@@ -420,7 +496,7 @@ def _ln(x: float) -> float:
     """Natural log for x >= 1 from +, -, *, / only, so Python and JS agree to the bit.
 
     (``math.log`` and V8's ``Math.log`` may differ in the last place.) Mirrored by ``ln``
-    in search.js.
+    in search-engine.js.
     """
     k = 0
     while x >= 2:
@@ -437,18 +513,16 @@ def _ln(x: float) -> float:
 
 
 def expand(payload: dict) -> dict:
-    """Rebuild lunr's serialised index (as ``lunr.Index.load`` takes it) from the payload.
+    """lunr's serialised index (as ``lunr.Index.load`` takes it) from `index_payload`'s terms,
+    field lengths and postings.
 
     Scores are lunr's BM25 field scores (k1 = 1.2, b = 0.75, field boost, 3 decimals),
-    computed with the same operations, in the same order, as ``expand`` in search.js.
+    computed with the same operations, in the same order, as ``Index.weight`` in search-engine.js.
     """
     fields = [f for f, _ in payload["fields"]]
     boosts = [boost for _, boost in payload["fields"]]
     terms = payload["terms"].split(" ") if payload["terms"] else []
-    ndocs = len(payload["docs"])
-    if payload.get("v") == 3:
-        payload = {**payload, "postings": [[decode_postings(t) for t in field.split(" ")]
-                                           if terms else [] for field in payload["postings"]]}
+    ndocs = len(payload["lengths"][0]) if payload["lengths"] else 0
     postings = [{f: {} for f in fields} for _ in terms]
     df = [0] * len(terms)
     for fi, field in enumerate(fields):
@@ -503,7 +577,7 @@ def _unquote_js(literal: str) -> str:
                   literal[1:-1])
 
 
-_CACHE: dict[str, tuple[dict, Index, dict[str, str]]] = {}
+_CACHE: dict[str, tuple[dict, Index, dict[str, str], Synonyms]] = {}
 
 
 def _loaded(assets: dict[str, bytes]):
@@ -512,7 +586,9 @@ def _loaded(assets: dict[str, bytes]):
         payload = load_payload(assets)
         if len(_CACHE) > 16:
             _CACHE.clear()
-        _CACHE[key] = (payload, Index.load(expand(payload)), charmap_from_string(payload["charmap"]))
+        synonyms = synonyms_of(payload)
+        _CACHE[key] = (payload, Index.load(expand(index_payload(payload))),
+                       charmap_from_string(payload["charmap"]), synonyms)
     return _CACHE[key]
 
 
@@ -520,7 +596,7 @@ def query_terms(query: str, charmap: dict[str, str]) -> list[str]:
     """The required terms of a query: query-mode tokens, stop words dropped, deduplicated,
     single Latin letters dropped when other terms remain.
 
-    Mirrored by ``queryTerms`` in search.js (which uses ``lunr.stopWordFilter``).
+    Mirrored by ``queryTerms`` in search-engine.js (lunr's stop words).
     """
     seen: list[str] = []
     for tok in tokenize(query, charmap, query=True):
@@ -535,7 +611,7 @@ def query_terms(query: str, charmap: dict[str, str]) -> list[str]:
 
 
 def rank(results, limit: int | None = MAX_RESULTS) -> list[tuple[int, float]]:
-    """lunr results -> [(doc number, score)], ties broken by document order (as in search.js)."""
+    """lunr results -> [(doc number, score)], ties broken by document order (as in search-engine.js)."""
     scored = [(int(r["ref"]), r["score"]) for r in results]
     scored.sort(key=lambda rs: (-round(rs[1], 6), rs[0]))
     return scored[:limit]
@@ -544,21 +620,15 @@ def rank(results, limit: int | None = MAX_RESULTS) -> list[tuple[int, float]]:
 def prefix_term(query: str, terms: list[str]) -> str | None:
     """The last term, if it may be a word still being typed: Latin letters or digits, at
     least three (a shorter prefix matches too many words to rank well), and no space after it
-    (mirrored by ``prefixTerm`` in search.js)."""
+    (mirrored by ``prefixTerm`` in search-engine.js)."""
     if not terms or query[-1:].isspace() or len(terms[-1]) < 3:
         return None
     return None if any(is_cjk(ch) for ch in terms[-1]) else terms[-1]
 
 
-def search(assets: dict[str, bytes], query: str, lang: str) -> list[str]:
-    """Query the built assets the way the browser does; returns urls, best first.
-
-    Every term is required. Documents matching the words as typed come first; then, if the
-    last word may be unfinished (`prefix_term`), those where it starts a word.
-    """
-    payload, index, charmap = _loaded(assets)
-    if payload.get("lang") not in (None, lang):
-        raise ValueError(f"assets are for {payload.get('lang')!r}, not {lang!r}")
+def _run(index: Index, query: str, charmap: dict[str, str]) -> list[int]:
+    """Doc numbers for one query: every term required; the words as typed first, then, if
+    the last word may be unfinished (`prefix_term`), documents where it starts a word."""
     terms = query_terms(query, charmap)
     if not terms:
         return []
@@ -577,6 +647,21 @@ def search(assets: dict[str, bytes], query: str, lang: str) -> list[str]:
                wildcard=Query.WILDCARD_TRAILING)
         seen = set(refs)
         refs += [ref for ref, _ in rank(index.query(q), limit=None) if ref not in seen]
+    return refs[:MAX_RESULTS]
+
+
+def search(assets: dict[str, bytes], query: str, lang: str) -> list[str]:
+    """Query the built assets the way the browser does (``runQuery`` in search-engine.js); returns
+    urls, best first: the query's own results, then those of the query with the glossary's
+    avoided forms read as the edition's (`rewrite_query`)."""
+    payload, index, charmap, synonyms = _loaded(assets)
+    if payload.get("lang") not in (None, lang):
+        raise ValueError(f"assets are for {payload.get('lang')!r}, not {lang!r}")
+    refs = _run(index, query, charmap)
+    rewritten = rewrite_query(query, charmap, synonyms)
+    if rewritten is not None and len(refs) < MAX_RESULTS:
+        seen = set(refs)
+        refs += [ref for ref in _run(index, rewritten, charmap) if ref not in seen]
     return [payload["docs"][ref][0] for ref in refs[:MAX_RESULTS]]
 
 
@@ -587,27 +672,31 @@ def _sizes(data: bytes) -> dict[str, int]:
 def index_report(assets: dict[str, bytes], docs: list[SearchDoc]) -> dict:
     """Sizes (bytes, raw and gzip -9) of the shipped file and its parts against the text.
 
-    ``index`` is the lunr part (terms + vectors + field list), ``docs`` the shipped titles,
-    urls and text (for snippets and results), ``charmap`` the variant map; ``text`` is the
-    edition's plain text (all section texts joined), the yardstick.
+    The file ships ``text`` (the section texts), ``titles`` (urls, section and chapter
+    titles), ``charmap`` (the variant map) and ``synonyms`` (the glossary's); ``index`` is the
+    index the browser builds from them (terms, field lengths, postings as JSON), which is not
+    shipped; ``plain`` is the edition's plain text (all section texts joined), the yardstick.
     """
     payload = load_payload(assets)
-    index_part = {k: payload[k] for k in ("v", "fields", "terms", "lengths", "postings")}
+    index = index_payload(payload)
     parts = {
         "file": assets[ASSET_NAME],
-        "index": _dumps(index_part).encode("utf-8"),
-        "docs": _dumps({"chapters": payload["chapters"], "docs": payload["docs"]}).encode("utf-8"),
+        "text": _dumps([row[3] for row in payload["docs"]]).encode("utf-8"),
+        "titles": _dumps({"chapters": payload["chapters"],
+                          "docs": [row[:3] for row in payload["docs"]]}).encode("utf-8"),
         "charmap": payload["charmap"].encode("utf-8"),
-        "text": "\n".join(d.text for d in docs).encode("utf-8"),
+        "synonyms": _dumps([payload.get("syn", []), payload.get("keep", [])]).encode("utf-8"),
+        "index": _dumps({k: index[k] for k in ("terms", "lengths", "postings")}).encode("utf-8"),
+        "plain": "\n".join(d.text for d in docs).encode("utf-8"),
     }
     report = {name: _sizes(data) for name, data in parts.items()}
     report["documents"] = len(payload["docs"])
-    report["terms"] = len(payload["terms"].split(" ")) if payload["terms"] else 0
+    report["terms"] = len(index["terms"].split(" ")) if index["terms"] else 0
     report["charmap_pairs"] = len(payload["charmap"]) // 2
-    text = report["text"]
+    report["synonym_pairs"] = len(payload.get("syn", []))
+    plain = report["plain"]
     report["ratio"] = {
-        "index_raw": round(report["index"]["raw"] / max(text["raw"], 1), 3),
-        "index_gzip": round(report["index"]["gzip"] / max(text["gzip"], 1), 3),
-        "file_gzip": round(report["file"]["gzip"] / max(text["gzip"], 1), 3),
+        "file_gzip": round(report["file"]["gzip"] / max(plain["gzip"], 1), 3),
+        "index_gzip": round(report["index"]["gzip"] / max(plain["gzip"], 1), 3),
     }
     return report

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..cache import Cache, key_of, sha256_bytes
 from ..model import ResolvedBook, ResolvedChapter, ResolvedEdition, TokenMeta
 from .html import plain_inline
-from .search import SearchDoc, build_search_assets
+from .search import SearchDoc, Synonyms, build_search_assets
 from .website import chapter_context
 
 
@@ -24,11 +24,12 @@ class SearchJob:
     lang: str
     key: str
     hit: dict | None
+    synonyms: Synonyms | None = None
 
     def finish(self, cache: Cache) -> dict[str, bytes]:
         """The index files: cached, or built now (and cached)."""
         if self.hit is None:
-            self.hit = build_search_assets(self.docs, self.lang)
+            self.hit = build_search_assets(self.docs, self.lang, self.synonyms)
             cache.put("search", self.key, self.hit)
         return self.hit
 
@@ -66,9 +67,10 @@ class SearchIndexer:
         docs = [d for chapter in edition.chapters
                 for d in self.chapter_docs(resolved, edition, chapter)]
         lang = edition.info.lang
-        cache_key = key_of("search", lang, self._code,
+        synonyms = search.glossary_synonyms(edition.info.folder)   # the edition's glossary
+        cache_key = key_of("search", lang, self._code, [synonyms.pairs, synonyms.keep],
                            [(d.url, d.chapter, d.section, d.text) for d in docs])
-        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key))
+        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key), synonyms)
 
 
 def section_docs(chapter: ResolvedChapter, ctx) -> list[SearchDoc]:

@@ -17,8 +17,7 @@ from .html import RenderContext, collect_math, fill_math, plain_inline, render_c
 from .site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                    templates_version)
 
-STATIC_FROM_NODE = {
-    "lunr.min.js": "lunr/lunr.min.js",
+STATIC_FROM_NODE = {   # (lunr.js is not shipped: search-engine.js ranks as lunr does; see search.py)
     "katex/katex.min.css": "katex/dist/katex.min.css",
 }
 

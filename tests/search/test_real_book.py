@@ -156,3 +156,157 @@ def test_typed_query_shows_highlighted_results_and_opens_the_section(built_site,
     page.keyboard.press("Enter")
     page.wait_for_url("**/zh-tw/model-architecture.html#sec-model-architecture-window")
     page.close()
+
+
+# ---------------------------------------------------------------- reader experience (issue 16)
+
+def _typed(page, url, query):
+    page.goto(url)
+    page.focus("#search-input")
+    page.evaluate("window.bookSearch.ready.then(() => true)")
+    page.keyboard.type(query)
+    page.wait_for_selector("#search-results li")
+
+
+def test_snippets_show_math_as_text_and_whole_words(built_site, site_url, browser):
+    from bookkit.render.search import load_payload
+    payload = load_payload({"search-index.js": (built_site / "en" / "search-index.js").read_bytes()})
+    texts = {row[0]: row[3] for row in payload["docs"]}
+    assert not any("\\" in t for t in texts.values())            # no TeX source is indexed
+    assert "min(P, I · B)" in texts["getting-started.html#sec-getting-started-roofline"]
+    page = browser.new_page()
+    _typed(page, site_url + "en/index.html", "attainable performance")
+    snippets = page.locator("#search-results .search-snippet").all_text_contents()
+    assert any("min(P, I · B)" in s for s in snippets), snippets
+    _typed(page, site_url + "en/index.html", "bandwidth")
+    hrefs = page.locator("#search-results li a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    snippets = page.locator("#search-results .search-snippet").all_text_contents()
+    assert len(snippets) > 20
+    for href, snip in zip(hrefs, snippets):
+        text = texts[href.removeprefix("./")]
+        inner = snip.strip("…")
+        at = text.find(inner)
+        assert at >= 0, (href, snip)
+        before, after = text[at - 1: at], text[at + len(inner): at + len(inner) + 1]
+        # a cut is never inside a word
+        assert not (before.isalnum() and inner[:1].isalnum()), (href, snip)
+        assert not (after.isalnum() and inner[-1:].isalnum()), (href, snip)
+    page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_results_panel_clear_of_edges_and_header_height_kept(site_url, browser, width):
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(site_url + "en/getting-started.html")
+    header = "document.querySelector('#search-input').closest('header')"
+    before = page.evaluate(f"{header}.getBoundingClientRect().height")
+    _typed(page, site_url + "en/getting-started.html", "bandwidth")
+    expect(page.locator("#search-status")).to_contain_text("50")
+    assert page.evaluate(f"{header}.getBoundingClientRect().height") == before
+    box = page.locator("#search-results").bounding_box()
+    assert box["x"] >= 4 and box["x"] + box["width"] <= width - 4, box
+    status = page.locator("#search-status").bounding_box()
+    assert status["x"] >= 0 and status["x"] + status["width"] <= width
+    assert status["y"] + status["height"] <= box["y"] + 1           # the count does not cover results
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    page.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_opened_page_highlights_the_searched_words(site_url, browser, scheme):
+    page = browser.new_page(color_scheme=scheme)
+    _typed(page, site_url + "en/index.html", "ridge point")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_load_state("load")
+    assert page.url == site_url + "en/accelerators.html#sec-accelerators-ridge"   # ?h= dropped
+    hits = page.locator("main mark.search-hit")
+    assert hits.count() > 2
+    assert {t.lower() for t in hits.all_text_contents()} <= {"ridge", "point", "points"}
+    first = page.locator("mark.search-hit-first")
+    expect(first).to_be_in_viewport()
+    colours = page.evaluate("""() => {
+        const m = getComputedStyle(document.querySelector('mark.search-hit'));
+        return [m.backgroundColor, m.color, getComputedStyle(document.body).backgroundColor];
+    }""")
+    assert colours[0] != colours[2], colours        # the highlight stands out in either theme
+    # the section's own heading comes before it: the first hit is at or after the target
+    assert page.evaluate("""() => {
+        const t = document.getElementById('sec-accelerators-ridge');
+        const m = document.querySelector('mark.search-hit-first');
+        return !!(t.compareDocumentPosition(m) & (Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY));
+    }""")
+    page.reload()
+    assert page.locator("mark.search-hit").count() == 0       # a reload shows the page plain
+    page.close()
+
+
+def test_mainland_terms_find_the_zh_tw_terms(built_site, site_url, browser):
+    import json
+
+    from bookkit.render.search import load_payload
+    assets = {"search-index.js": (built_site / "zh-tw" / "search-index.js").read_bytes()}
+    payload = load_payload(assets)
+    shipped = json.dumps([payload["syn"], payload["keep"]], ensure_ascii=False).encode("utf-8")
+    assert 50 < len(payload["syn"]) and len(shipped) < 4096        # the glossary, compactly
+    cases = {"带宽": "頻寬", "显存": "記憶體", "HBM 带宽": "頻寬", "數據中心": "資料中心"}
+    python = {q: search(assets, q, "zh-Hant") for q in cases}
+    assert all(python.values()), python
+    page = browser.new_page()
+    _typed(page, site_url + "zh-tw/index.html", "带宽")
+    assert "頻寬" in page.locator("#search-results li").first.locator("mark").all_text_contents()
+    js = page.evaluate("qs => qs.map(q => window.bookSearch.query(q))", list(cases))
+    assert js == list(python.values())
+    page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_did_you_mean_for_a_misspelt_word(site_url, browser, width):
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    page.goto(site_url + "en/index.html")
+    page.focus("#search-input")
+    page.evaluate("window.bookSearch.ready.then(() => true)")
+    page.keyboard.type("bandwith")
+    suggestion = page.locator("#search-status .search-suggest button")
+    expect(suggestion).to_have_text("bandwidth")
+    expect(page.locator("#search-status")).to_contain_text("Did you mean")
+    expect(suggestion).to_be_in_viewport(ratio=1)
+    suggestion.click()
+    expect(page.locator("#search-input")).to_have_value("bandwidth")
+    expect(page.locator("#search-results li").first).to_be_visible()
+    page.keyboard.press("Control+a")
+    page.keyboard.type("HBM bandwith")
+    expect(suggestion).to_have_text("HBM bandwidth")
+    page.close()
+
+
+@pytest.mark.parametrize("lang", list(GOLDEN))
+def test_browser_ranks_as_lunr_on_generated_queries(lang, built_site, site_url, browser):
+    """search-engine.js ranks as lunr.py does (search.py queries through lunr.py's Index) on
+    queries made of the book's own words: one, two and three words, CJK runs, prefixes."""
+    import random
+
+    from bookkit.render.cjk import tokenize
+    from bookkit.render.search import load_payload
+    prefix, _ = GOLDEN[lang]
+    assets = {"search-index.js": (built_site / prefix / "search-index.js").read_bytes()}
+    payload = load_payload(assets)
+    rng = random.Random(11)
+    words = sorted({t for row in payload["docs"] for t in tokenize(row[2] + " " + row[3])
+                    if len(t) > 1})
+    queries = []
+    for _ in range(120):
+        n = rng.choice([1, 1, 2, 3])
+        q = " ".join(rng.choice(words) for _ in range(n))
+        queries.append(q)
+        if q[-1].isascii() and len(q) > 4:
+            queries.append(q[:-2])          # the last word still being typed
+    python = [search(assets, q, lang) for q in queries]
+    assert sum(1 for r in python if len(r) > 1) > 20      # the queries do rank several results
+    page = browser.new_page()
+    page.goto(site_url + prefix + "index.html")
+    page.evaluate("window.bookSearch.load().then(() => window.bookSearch.ready)")
+    js = page.evaluate("qs => qs.map(q => window.bookSearch.query(q))", queries)
+    page.close()
+    mismatches = [(q, p[:3], j[:3]) for q, p, j in zip(queries, python, js) if p != j]
+    assert not mismatches, mismatches[:5]

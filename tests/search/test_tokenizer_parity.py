@@ -1,7 +1,8 @@
 """The Python tokeniser (bookkit/render/cjk.py) and the JS one (website/static/search.js) agree.
 
 All strings go through one Node process. The same process also runs lunr.js's stemmer, stop
-word filter and the index expansion, compared with lunr.py and search.py.
+word filter, the index build from the shipped text and its expansion, and the glossary's query
+rewriting, compared with lunr.py and search.py.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
 
 from bookkit.render.cjk import build_charmap, fold_map, tokenize
-from bookkit.render.search import _ln, decode_postings, encode_postings, expand, load_payload, stem_js
+from bookkit.render.search import (Synonyms, _ln, build_search_assets, glossary_synonyms,
+                                   index_payload, load_payload, rewrite_query, stem_js)
 from search_helpers import LUNR_JS, ROOT, STATIC, load_corpus
 
 NODE = "node"
@@ -78,10 +80,14 @@ const out = {
   plain: input.strings.map((x) => s.tokenize(x)),
   stem: input.words.map((w) => lunr.stemmer(new lunr.Token(w)).toString()),
   stop: input.words.map((w) => lunr.stopWordFilter(new lunr.Token(w)) === undefined),
+  ourStem: input.words.map((w) => s.stem(w)),
+  ourStop: input.words.map((w) => s.isStopWord(w)),
   ln: input.lnArgs.map((x) => s.ln(x)),
-  expanded: s.expand(input.payload),
-  decoded: input.encoded.map((x) => s.decodePostings(x)),
+  built: s.buildIndex(input.payload, s.charmapFromString(input.payload.charmap)),
+  rewritten: input.rewrite.map((q) => s.rewriteQuery(q, s.charmapFromString(input.synPayload.charmap),
+                                                      s.synonymsFrom(input.synPayload))),
 };
+
 process.stdout.write(JSON.stringify(out));
 """
 
@@ -97,13 +103,14 @@ def node_run(assets):
     words = WORDS + sorted(corpus_words) + sorted({t for s in strings for t in tokenize(s) if not any(ord(c) > 0x2E7F for c in t)})
     ln_args = [1.0, 1.5, 2.0, 2.718281828459045, 3.0, 7.25, 13.5, 100.5, 12345.678, 1e6 + 0.5]
     payload = load_payload(assets["zh-Hant"])
+    syn_payload = load_payload(_synonym_assets())
     data = json.dumps(
         {"strings": strings, "charmap": charmap, "words": words, "lnArgs": ln_args, "payload": payload,
-         "encoded": [encode_postings(flat) for flat in POSTING_LISTS]},
+         "synPayload": syn_payload, "rewrite": REWRITE_QUERIES},
         ensure_ascii=False,
     )
     proc = subprocess.run(
-        [NODE, "-e", NODE_SCRIPT, str(LUNR_JS), str(STATIC / "search.js")],
+        [NODE, "-e", NODE_SCRIPT, str(LUNR_JS), str(STATIC / "search-engine.js")],
         input=data.encode("utf-8"),
         capture_output=True,
         cwd=ROOT,
@@ -111,25 +118,26 @@ def node_run(assets):
     )
     assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")
     result = json.loads(proc.stdout)
-    return {"strings": strings, "charmap": charmap, "words": words, "ln_args": ln_args, "payload": payload, **result}
+    return {"strings": strings, "charmap": charmap, "words": words, "ln_args": ln_args, "payload": payload,
+            "syn_payload": syn_payload, **result}
 
 
-# gaps and term frequencies at the varint boundaries (one, two and three digits) and beyond
-_rng = random.Random(9)
-POSTING_LISTS = [[], [0, 1], [0, 2], [22, 1], [23, 1], [22, 47], [1034, 1], [1035, 48],
-                 [46 * 45 * 45, 3, 0, 1 << 20]] + [
-    [v for _ in range(_rng.randint(1, 40)) for v in (_rng.choice([0, 1, 2, 5, 30, 500, 99999]),
-                                                       _rng.choice([1, 1, 1, 2, 3, 45, 46, 2000]))]
-    for _ in range(200)]
+def _synonym_assets():
+    """A zh-Hant corpus with the zh-tw edition's glossary as synonyms."""
+    docs = [d for d in load_corpus()["zh-Hant"]["docs"]]
+    en = glossary_synonyms(ROOT / "book-en")
+    tw = glossary_synonyms(ROOT / "book-zh-tw")
+    both = Synonyms(tuple(sorted(en.pairs + tw.pairs)), tuple(sorted(en.keep + tw.keep)))
+    return build_search_assets(docs, "zh-Hant", both)
 
 
-def test_postings_round_trip_in_python_and_in_search_js(node_run):
-    encoded = [encode_postings(flat) for flat in POSTING_LISTS]
-    assert [decode_postings(e) for e in encoded] == POSTING_LISTS
-    assert node_run["decoded"] == POSTING_LISTS
-    assert all(" " not in e and '"' not in e and "'" not in e and "\\" not in e for e in encoded)
-    # one character per posting while the gap is below 23 and tf is 1
-    assert len(encode_postings([3, 1, 1, 1, 22, 1])) == 3
+#: queries for the glossary rewriting: Mainland forms in both scripts, allowed compounds,
+#: the edition's own forms, mixed text
+REWRITE_QUERIES = ["带宽", "帶寬", "HBM 带宽", "显存带宽", "顯存", "内存", "推理", "推理模型", "推理模型推理",
+                   "片上", "晶片上", "张量并行", "張量並行度", "頻寬", "", "bandwidth", "数据中心网络",
+                   "笔记本电脑", "ＫＶ　缓存", "质量流量与质量", "behaviour", "behaviours of GPUs",
+                   "misbehaviour", "optimised", "optimisedx", "data centre networks", "datacentres",
+                   "KV-cache size", "VRAM", "pre-fill 带宽"]
 
 
 def test_generated_set_is_varied(node_run):
@@ -157,8 +165,8 @@ def test_tokenizer_parity(node_run, mode):
 def test_stemmer_and_stop_words_parity(node_run):
     py_stem = [stem_js(w) for w in node_run["words"]]
     py_stop = [stop_word_filter(Token(w)) is None for w in node_run["words"]]
-    assert py_stem == node_run["stem"]
-    assert py_stop == node_run["stop"]
+    assert py_stem == node_run["stem"] == node_run["ourStem"]   # search.py, lunr.js, search-engine.js
+    assert py_stop == node_run["stop"] == node_run["ourStop"]
     assert len(node_run["words"]) > 200
     # the reason stem_js exists: lunr.py's own stemmer disagrees with lunr.js on these
     from lunr.stemmer import stemmer
@@ -174,10 +182,34 @@ def test_ln_is_bit_identical_and_accurate(node_run):
         assert abs(_ln(x) - math.log(x)) < 1e-12, x
 
 
-def test_expand_parity(node_run):
-    """search.js expand() rebuilds exactly the index search.py expand() rebuilds."""
-    py = json.loads(json.dumps(expand(node_run["payload"])))
-    assert py == node_run["expanded"]
+def test_index_build_parity(node_run):
+    """search-engine.js builds from the shipped text exactly the index search.py builds (the
+    ranking on it is compared with lunr.py's in the browser tests)."""
+    ix = index_payload(node_run["payload"])
+    built = node_run["built"]
+    assert built["terms"] == ix["terms"].split(" ")
+    assert built["lengths"] == ix["lengths"] and built["postings"] == ix["postings"]
+
+
+def test_glossary_rewrite_parity(node_run):
+    from bookkit.render.cjk import charmap_from_string
+    from bookkit.render.search import synonyms_of
+    payload = node_run["syn_payload"]
+    charmap = charmap_from_string(payload["charmap"])
+    synonyms = synonyms_of(payload)
+    py = [rewrite_query(q, charmap, synonyms) for q in REWRITE_QUERIES]
+    assert py == node_run["rewritten"]
+    got = dict(zip(REWRITE_QUERIES, py))
+    assert got["带宽"] == got["帶寬"] == "频宽" and got["HBM 带宽"] == "hbm 频宽"
+    assert got["显存带宽"] == "记忆体频宽"
+    assert got["推理"] == "推论" and got["推理模型"] is None and got["推理模型推理"] == "推理模型推论"
+    assert got["晶片上"] is None and got["片上"] == "晶片上"
+    assert got["张量并行"] == "张量平行"           # a compound keeps its head
+    assert got["頻寬"] is None and got["bandwidth"] is None and got[""] is None
+    # Latin forms: whole words, a trailing * any ending
+    assert got["behaviours of GPUs"] == "behavior of gpus" and got["misbehaviour"] is None
+    assert got["optimised"] == "optimization" and got["optimisedx"] is None
+    assert got["data centre networks"] == "datacenter networks" and got["datacentres"] == "datacenter"
 
 
 def test_examples():

@@ -13,16 +13,33 @@ def _type(page, text):
     page.fill("#search-input", text)
 
 
-def test_lazy_load_on_focus(page, server):
+def test_index_is_prefetched_after_load_when_idle(page, server):
+    """Fetched after the load event (never on the critical path), built before any focus."""
+    page.goto(edition_url(server, "zh-Hans"))
+    page.evaluate("window.bookSearch.ready.then(() => true)")   # no focus
+    timing = page.evaluate("""() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const idx = performance.getEntriesByType('resource').find(e => e.name.endsWith('search-index.js'));
+        return [nav.loadEventEnd, idx ? idx.startTime : null];
+    }""")
+    assert timing[1] is not None and timing[1] >= timing[0], timing
+    assert page.evaluate("document.activeElement.id") != "search-input"
+    assert not page.js_errors
+
+
+def test_save_data_loads_the_index_only_on_focus(page, server):
+    page.add_init_script("Object.defineProperty(navigator, 'connection', "
+                         "{value: {saveData: true, effectiveType: '4g'}})")
     requested = []
     page.on("request", lambda r: requested.append(r.url))
     page.goto(edition_url(server, "zh-Hans"))
-    page.wait_for_timeout(200)
-    assert not any(u.endswith(("search-index.js", "lunr.min.js")) for u in requested)
+    page.wait_for_timeout(1500)
+    assert not any(u.endswith(("search-index.js", "lunr.min.js", "search-engine.js")) for u in requested)
     page.focus("#search-input")
     page.evaluate("window.bookSearch.ready.then(() => true)")
     assert server + "search-index.js" in requested
-    assert server + "static/lunr.min.js" in requested
+    assert server + "static/search-engine.js" in requested
+    assert not any(u.endswith("lunr.min.js") for u in requested)   # the engine ranks as lunr does
     assert not page.js_errors
 
 

@@ -14,7 +14,8 @@ from bookkit.check.staleness import (  # noqa: E402
 FIX = ROOT / "tests" / "fixtures" / "translation"
 CHECK = [sys.executable, str(ROOT / "scripts" / "check_translation.py")]
 SYNC = [sys.executable, str(ROOT / "scripts" / "sync_translation.py")]
-FIELDS = ["kind", "value", "unit", "original_line", "translation_line", "message"]
+FIELDS = ["kind", "value", "unit", "original_line", "translation_line", "message", "severity",
+          "section"]
 
 
 def run(args, **kw):
@@ -36,8 +37,11 @@ def test_cli_findings_exit_1_text_and_json(tmp_path):
                    encoding="utf-8")
     r = run(CHECK + [str(FIX / "original.md"), str(bad), "--lang", "en"])
     assert r.returncode == 1
-    lines = r.stdout.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"{bad}:3: changed: ")
+    summary, _, body = r.stdout.strip().partition("\n\n")
+    assert summary.splitlines()[0] == "1 finding(s): 1 high, 0 medium, 0 low, in 1 section(s)"
+    assert summary.splitlines()[1].startswith("  入门：一次生成需要多少资源 (line 3): 1 high")
+    lines = body.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{bad}:3: changed [high]: ")
     r = run(CHECK + [str(FIX / "original.md"), str(bad), "--lang", "en", "--format", "json"])
     assert r.returncode == 1
     data = json.loads(r.stdout)

@@ -87,8 +87,10 @@ def test_cli_reports_terminology_and_exits_1(tmp_path):
     r = subprocess.run(args, capture_output=True, text=True)
     assert r.returncode == 1
     line = len(text.splitlines()) + 2
-    assert [x.split(": ")[1] for x in r.stdout.splitlines()] == ["terminology", "terminology"]
-    assert r.stdout.startswith(f"{edition / 'ch.md'}:{line}: terminology: `推理`")
+    summary, _, body = r.stdout.partition("\n\n")
+    assert summary.startswith("2 finding(s): 0 high, 2 medium, 0 low")
+    assert [x.split(": ")[1] for x in body.splitlines()] == ["terminology [medium]"] * 2
+    assert body.startswith(f"{edition / 'ch.md'}:{line}: terminology [medium]: `推理`")
     assert subprocess.run(args + ["--no-glossary"], capture_output=True).returncode == 0
     bad = tmp_path / "bad.yml"
     bad.write_text("terms: 3\n", encoding="utf-8")
