@@ -60,6 +60,8 @@ def build_site_main(argv: list[str] | None = None) -> int:
     # Only if nothing changed while building: an edit made mid-build must trigger a rebuild.
     if uptodate.fingerprint(ROOT, options) == before:
         uptodate.record(ROOT, out, options)
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if not args.quiet:
         t = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in report.timings.items())
         print(f"built {report.pages} pages into {args.out} in {report.seconds:.2f} s "

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .cache import Cache
+from .gitinfo import source_commit
 from .load import load_book, read_book_config
 from .model import Book, BuildError, CellResults, Edition, ResolvedBook
 from .render import math as mathrender
@@ -23,6 +24,7 @@ from .render.search_docs import SearchIndexer, SearchJob
 from .render.site import SiteConfig
 from .render.website import SiteRenderer, formulas, title_text
 from .resolve.book import Resolver
+from .typed_numbers import typed_numbers, warning_text
 from .workers import Background, JobResult
 from .write import TreeWriter
 
@@ -48,6 +50,7 @@ class BuildReport:
     seconds: float = 0.0
     changed: bool = True
     timings: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)   # `file:line: …`, printed by the CLI
 
 
 class Builder:
@@ -137,6 +140,7 @@ class Builder:
                 if key in wanted and key not in forked:
                     search[key] = self.search.start(resolved, key)
             timings["numbering"] = time.perf_counter() - t0
+            report.warnings = self.source_warnings(resolved)
             t0 = time.perf_counter()
             self.resolver.draw_figures(resolved)
             self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
@@ -182,6 +186,14 @@ class Builder:
         return report
 
 
+    def source_warnings(self, resolved: ResolvedBook) -> list[str]:
+        """What the build fixed on its own and the author should fix in the source (typed
+        heading numbers), as `path:line: …` relative to the book root."""
+        return [warning_text(chapter.source.path.relative_to(self.root), typed)
+                for key in resolved.outputs for chapter in resolved.editions[key].chapters
+                for typed in typed_numbers(chapter.tokens)]
+
+
 def _text_cost(edition: Edition) -> int:
     """Relative cost of indexing an edition, from its sources: a CJK character gives two index
     terms (itself and a bigram), a Latin word of ~6 letters one; UTF-8's extra bytes count
@@ -211,6 +223,8 @@ def _index_editions(builder: Builder, resolved: ResolvedBook, cells: dict[int, C
 def site_config(book: Book) -> SiteConfig:
     config = book.config or read_book_config(book.root)
     return SiteConfig(site_url=config.site_url, release_url=config.release_url,
+                      repo_url=str(config.data.get("repo_url", "")).rstrip("/"),
+                      commit=source_commit(book.root),
                       pdf_names={"zh": "AI-Infra-Book.pdf", "en": "AI-Infra-Book-EN.pdf",
                                  "zh-tw": "AI-Infra-Book-ZH-TW.pdf"},
                       epub_names={"zh": "AI-Infra-Book.epub", "en": "AI-Infra-Book-EN.epub",

@@ -22,7 +22,8 @@ REQUIRED_STRINGS = (
     "prev", "next", "search", "search_label", "search_count", "search_none", "search_loading",
     "on_this_page", "theme", "language", "download_pdf", "download_epub", "not_found",
     "not_found_text", "home", "copy", "copied", "computed_as", "skip", "menu", "footnotes",
-    "caption_sep",
+    "caption_sep", "numbers_hint", "zoom", "close", "report_error", "errata_issue",
+    "errata_edition", "errata_section", "errata_page", "errata_commit", "errata_prompt",
 )
 
 

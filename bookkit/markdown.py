@@ -15,11 +15,13 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_plugin
+from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from .model import TokenMeta
+from .typed_numbers import strip_typed_numbers
 
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
@@ -133,6 +135,24 @@ def _child_lines_rule(state) -> None:
                 grandchild.map = child.map
 
 
+def _is_whatif_div(params: str, *_args) -> bool:
+    return div_name(params) is not None
+
+
+# A what-if region (`bookkit.resolve.scenarios`): `::: {.whatif #wi-name}`.
+DIV_RE = re.compile(r"^\{\s*(?=[^}]*\.whatif\b)(?:(?:\.whatif|#wi-([A-Za-z0-9_-]+))\s*)+\}$")
+
+
+def div_name(params: str) -> str | None:
+    """The scenario name of a `::: {.whatif #wi-name}` line's attributes ('' without an id);
+    None if the div is not a what-if region."""
+    text = params.strip()
+    if not DIV_RE.match(text):
+        return None
+    ident = re.search(r"#wi-([A-Za-z0-9_-]+)", text)
+    return ident.group(1) if ident else ""
+
+
 @lru_cache(maxsize=1)
 def parser() -> MarkdownIt:
     md = (
@@ -143,12 +163,16 @@ def parser() -> MarkdownIt:
         .use(dollarmath_plugin, allow_labels=True, allow_space=True, allow_digits=True,
              double_inline=True)
         .use(attrs_plugin)
+        # `::: {.whatif #wi-name}` … `:::`: a what-if region (Pandoc's fenced-div syntax).
+        .use(container_plugin, "whatif", validate=_is_whatif_div)
     )
     md.inline.ruler.before("text", "bound_value", _bound_value_rule)
     md.inline.ruler.before("text", "xref", _xref_rule)
     # The text rule swallows runs of "ordinary" characters; `{` and `@` must stop it.
     md.core.ruler.push("block_attrs", _block_attrs_rule)
     md.core.ruler.push("child_lines", _child_lines_rule)
+    # Real-world chapters type "第 3 章" / "3.1" into headings: removed once, here.
+    md.core.ruler.push("typed_numbers", lambda state: strip_typed_numbers(state.tokens))
     return md
 
 

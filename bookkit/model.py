@@ -171,6 +171,9 @@ class CellResults:
     values: dict[str, BoundValue] = field(default_factory=dict)
     deps: dict[str, str] = field(default_factory=dict)          # file -> sha256, for the cache
     executed: bool = False                                      # False when served from cache
+    # What-if scenarios the cells declared (`bookkit.resolve.scenarios.Scenario` by name),
+    # with each variant's changed values once they ran.
+    scenarios: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -237,6 +240,7 @@ class ResolvedChapter:
     env: dict                            # the parser's env (footnotes)
     values: dict[str, BoundValue]        # the names its {{ }} may use (its original's cells)
     outline: ChapterOutline
+    scenarios: dict = field(default_factory=dict)   # its original's what-if scenarios by name
 
 
 @dataclass

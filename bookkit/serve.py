@@ -25,6 +25,15 @@ RELOAD_SNIPPET = (
     "es.onmessage=function(e){if(g!==null&&e.data!==g){location.reload()}g=e.data};})();"
     "</script>")
 
+# The error overlay hides the page under it: its button and Escape dismiss it (until the next
+# failed build shows it again).
+DISMISS_SNIPPET = (
+    "<script>(function(){var b=document.getElementById('build-error');if(!b)return;"
+    "function off(){b.remove();document.removeEventListener('keydown',esc,true)}"
+    "function esc(e){if(e.key==='Escape'){off()}}"
+    "b.querySelector('button').addEventListener('click',off);"
+    "document.addEventListener('keydown',esc,true)})();</script>")
+
 
 class LiveState:
     def __init__(self) -> None:
@@ -83,8 +92,11 @@ def make_handler(site: Path, state: LiveState):
                 extra += ('<div id="build-error" role="alert" style="position:fixed;inset:auto 0 0 0;'
                           'max-height:50vh;overflow:auto;z-index:99;background:#2b1010;color:#fdd;'
                           'font:13px/1.45 monospace;padding:12px 16px;border-top:3px solid #e55;'
-                          'white-space:pre-wrap"><b>Build failed; showing the last good build.'
-                          '</b>\n' + html.escape(state.error) + "</div>")
+                          'white-space:pre-wrap"><button type="button" aria-label="Dismiss" '
+                          'title="Dismiss (Esc)" style="float:right;font:inherit;color:inherit;'
+                          'background:none;border:1px solid #e55;border-radius:4px;cursor:pointer"'
+                          '>×</button><b>Build failed; showing the last good build.'
+                          '</b>\n' + html.escape(state.error) + "</div>" + DISMISS_SNIPPET)
             return data.replace(b"</body>", extra.encode() + b"</body>", 1)
 
         def events(self):

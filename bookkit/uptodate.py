@@ -13,12 +13,15 @@ import os
 import sys
 from pathlib import Path
 
+from .gitinfo import source_commit
+
 INPUTS = ("manuscripts", "book-en", "book-zh-tw", "website/templates", "website/static",
           "calculations", "bookkit", "website/package-lock.json", "requirements.txt")
 
 
 def fingerprint(root: Path, options: list[str]) -> str:
-    h = hashlib.sha256(json.dumps([sys.version, options]).encode())
+    # the pages name the commit they were built from (errata links): a new commit rebuilds
+    h = hashlib.sha256(json.dumps([sys.version, options, source_commit(root)]).encode())
     for name in INPUTS:
         base = root / name
         if base.is_file():

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(texlive-xetex texlive-lang-chinese texlive-fonts-recommended lmodern fonts-noto-cjk
-              fonts-dejavu-core poppler-utils chromium default-jre-headless make)
+              fonts-dejavu-core poppler-utils libcairo2 chromium default-jre-headless make)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

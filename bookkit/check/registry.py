@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..model import ERROR, WARNING, Finding
-from . import links, report
+from . import links, report, sources
 
 
 @dataclass
@@ -71,6 +71,8 @@ CHECKS: tuple[Check, ...] = (
     Check("translations", lambda r: r.translations,
           lambda r: report.translation_findings(r.root, resolved=not r.raw)),
     Check("stale", lambda r: r.stale, lambda r: report.stale_findings(r.root, strict=r.strict)),
+    # typed heading numbers, static images, raw anchors, repository links
+    Check("sources", _always, lambda r: sources.source_findings(r.root)),
 )
 
 

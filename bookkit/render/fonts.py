@@ -49,6 +49,8 @@ class FontSet:
     cjk_mono: str
     cjk_serif_bold: str
     cjk_sans_bold: str
+    serif_features: str = ""   # fontspec options of the Latin serif (template: latin-serif-features)
+    serif_fallback: str = ""   # sets FALLBACK_RANGES in body text when the serif lacks them
 
     def role(self, role: str) -> tuple[str, str]:
         """(Latin font, CJK font) used for a role: serif, sans or mono."""
@@ -62,6 +64,22 @@ def fontset_for(edition: str) -> FontSet:
     The English edition loads the SC fonts for any stray CJK.
     """
     region = "TC" if edition == "zh-tw" else "SC"
+    # Chinese editions: Latin in the body font's own Latin glyphs. Noto Serif CJK carries a
+    # proportional Latin (Source Serif's design) drawn to match its Han; DejaVu Serif beside
+    # it was visibly heavier and wider (vertical stems ~0.090 em against 0.083 em, a much
+    # larger x-height). It has no italic: slanted, which the few Latin titles in italics bear.
+    # It lacks most superscript digits (10⁹): those come from DejaVu Serif (FALLBACK_RANGES).
+    if edition != "en":
+        serif = f"Noto Serif CJK {region}"
+        return FontSet(serif=serif, sans="DejaVu Sans", mono="DejaVu Sans Mono",
+                       math="DejaVu Math TeX Gyre",
+                       cjk_serif=serif, cjk_sans=f"Noto Sans CJK {region}",
+                       cjk_mono=f"Noto Sans Mono CJK {region}",
+                       cjk_serif_bold=f"{serif} Bold", cjk_sans_bold=f"Noto Sans CJK {region} Bold",
+                       serif_features=(f"BoldFont={{{serif} Bold}},ItalicFont={{{serif}}},"
+                                       f"ItalicFeatures={{FakeSlant=0.2}},BoldItalicFont={{{serif} Bold}},"
+                                       "BoldItalicFeatures={FakeSlant=0.2}"),
+                       serif_fallback="DejaVu Serif")
     return FontSet(serif="DejaVu Serif", sans="DejaVu Sans", mono="DejaVu Sans Mono",
                    math="DejaVu Math TeX Gyre",
                    cjk_serif=f"Noto Serif CJK {region}", cjk_sans=f"Noto Sans CJK {region}",
@@ -117,6 +135,11 @@ _AMBIGUOUS_RANGES = ((0x00A0, 0x00BF), (0x00D7, 0x00D7), (0x00F7, 0x00F7), (0x02
                      (0x2000, 0x2BFF))
 
 
+# Superscripts and subscripts (10⁹, 10⁻³): set in `serif_fallback` where the body text has
+# one (the LaTeX filter wraps them, pandoc.LUA_SERIF_FALLBACK).
+FALLBACK_RANGES = ((0x2070, 0x209F),)
+
+
 def _in(cp: int, ranges) -> bool:
     return any(lo <= cp <= hi for lo, hi in ranges)
 
@@ -139,6 +162,8 @@ def covered(ch: str, role: str, fs: FontSet) -> tuple[bool, list[str]]:
             fonts = [latin, cjk]
         else:
             fonts = [latin]
+        if role == "serif" and fs.serif_fallback and _in(cp, FALLBACK_RANGES):
+            fonts = [*fonts, fs.serif_fallback]
     return any(cp in font_cmap(f) for f in fonts), fonts
 
 

@@ -25,6 +25,8 @@ from ..markdown import BOUND_RE, parser
 from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
                      TokenMeta as M, label_text)
 from .mathtext import tex_to_text
+from ..resolve.images import resolve_site_image
+from ..resolve.links import LinkError, repo_link
 
 FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -51,6 +53,10 @@ class RenderContext:
     chapter_files: dict[str, str] = field(default_factory=dict)   # "03-x.md" -> "workloads"
     assets: dict[str, Path] = field(default_factory=dict)          # site path -> source image
     math_slots: list[tuple[str, bool, Token]] = field(default_factory=list)
+    # What-if scenarios of the chapter (name -> Scenario) and, per region, the bound numbers
+    # and formulas in render order (`bookkit.resolve.scenarios`).
+    whatif: dict | None = None
+    whatif_slots: dict = field(default_factory=dict)
 
     def fail(self, tok: Token | None, message: str, hint: str = "") -> None:
         line = tok.map[0] + 1 if tok is not None and tok.map else None
@@ -68,6 +74,8 @@ def bound_text(ctx: RenderContext, name: str, spec_text: str, tok: Token | None,
         ctx.fail(tok, f"unknown name `{name}` in {{{{ {name} }}}}",
                  "define it in a calc cell of the original chapter (manuscripts/)")
         return "??", None
+    if spec_text.strip() == "phrase":
+        return phrase_text(ctx, bound, tok), bound
     try:
         spec = parse_spec(spec_text)
         if isinstance(bound.value, str):
@@ -78,9 +86,35 @@ def bound_text(ctx: RenderContext, name: str, spec_text: str, tok: Token | None,
         return "??", bound
 
 
+def phrase_text(ctx: RenderContext, bound: BoundValue, tok: Token | None) -> str:
+    """`{{ name | phrase }}`: the cell computes a key ("memory-bound"), each edition words it
+    (edition.yml, `strings: phrases:`), so a conclusion follows the numbers it rests on."""
+    phrases = ctx.edition.strings.get("phrases") or {}
+    text = phrases.get(str(bound.value))
+    if text is None:
+        ctx.fail(tok, f"no phrase `{bound.value}` (the value of `{bound.name}`) in "
+                      f"{ctx.edition.folder.name}/edition.yml",
+                 f"add `{bound.value}: …` under strings: phrases:")
+        return "??"
+    return str(text)
+
+
 def substitute_in_math(ctx: RenderContext, tex: str, tok: Token | None) -> str:
     return BOUND_RE.sub(lambda m: bound_text(ctx, m.group(1), m.group(2) or "", tok,
                                              latex=True)[0], tex)
+
+
+def whatif_slot(env: dict, kind: str, tok: Token, **extra) -> str:
+    """Inside a what-if region: record the number or formula and give it its index."""
+    name = env.get("whatif")
+    if not name:
+        return ""
+    from ..resolve.scenarios import Slot
+    slots = env["ctx"].whatif_slots.setdefault(name, [])
+    meta = tok.meta or {}
+    slots.append(Slot(kind, tok, meta.get("name", ""), meta.get("invalid") or meta.get("spec", ""),
+                      **extra))
+    return f' data-wi="{len(slots) - 1}"'
 
 
 def xref(ctx: RenderContext, ident: str, tok: Token | None) -> tuple[str, str]:
@@ -124,8 +158,11 @@ class BookRenderer(RendererHTML):
         if bound is None:
             return html.escape(text)
         prov = f"{ctx.edition.strings['computed_as']} {bound.provenance()}"
-        return (f'<span class="num" tabindex="0" data-name="{html.escape(bound.name)}">'
-                f'{html.escape(text)}<span class="prov" role="tooltip">{html.escape(prov)}'
+        # Not a Tab stop each (a chapter holds hundreds): app.js makes the numbers one roving
+        # stop and shows the hidden `.prov` text in a single popover kept inside the viewport.
+        return (f'<span class="num" data-name="{html.escape(bound.name)}"'
+                f'{whatif_slot(env, "num", tok)}>'
+                f'{html.escape(text)}<span class="prov">{html.escape(prov)}'
                 f"</span></span>")
 
     def xref(self, tokens, idx, options, env):
@@ -156,6 +193,8 @@ class BookRenderer(RendererHTML):
 
     def _figure(self, tokens, idx, ctx: RenderContext) -> str:
         tok = tokens[idx]
+        if "static_src" in tok.meta:      # an image file, not a figure script
+            return static_figure_html(self, tokens, idx, ctx)
         inline = tokens[idx + 1]
         image = next(k for k in inline.children if k.type == "image")
         fid = tok.meta[M.FIGURE_ID]
@@ -192,6 +231,7 @@ class BookRenderer(RendererHTML):
         ident = tok.meta.get(M.TABLE_ID)
         attr = f' id="{html.escape(ident)}"' if ident else ""
         block = "" if tok.meta.get("caption_above") else f'<div class="table-block"{attr}>'
+        _mark_numeric_columns(tokens, idx, env["ctx"])
         return f'{block}<div class="table-wrap" tabindex="0"><table>\n'
 
     def table_close(self, tokens, idx, options, env):
@@ -216,8 +256,25 @@ class BookRenderer(RendererHTML):
         tex = math_source(ctx, tok, tag)
         if ctx.math is None:
             ctx.math_slots.append((tex, display, tok))
-            return f"\x00{len(ctx.math_slots) - 1}\x00"
-        return _katex_html(ctx, tex, display, tok, ctx.math)
+            body = f"\x00{len(ctx.math_slots) - 1}\x00"
+        else:
+            body = _katex_html(ctx, tex, display, tok, ctx.math)
+        if env.get("whatif") and "{{" in tok.content:   # a formula the reader's choice changes
+            attr = whatif_slot(env, "math", tok, display=display, tag=tag)
+            return f'<span class="wi-math"{attr}>{body}</span>'
+        return body
+
+    def container_whatif_open(self, tokens, idx, options, env):
+        from ..resolve.scenarios import div_name, open_html
+        ctx: RenderContext = env["ctx"]
+        name = div_name(tokens[idx].info) or ""
+        env["whatif"] = name
+        ctx.whatif_slots.setdefault(name, [])
+        return open_html(ctx, tokens[idx], (ctx.whatif or {}).get(name)) + "\n"
+
+    def container_whatif_close(self, tokens, idx, options, env):
+        env["whatif"] = None
+        return "</div>\n"
 
     def fence(self, tokens, idx, options, env):
         tok = tokens[idx]
@@ -252,13 +309,8 @@ class BookRenderer(RendererHTML):
         if src.endswith(".py"):
             ctx.fail(tok, f"figure script `{src}` must stand alone in its paragraph")
         elif not re.match(r"^[a-z]+:|^/", src):
-            found = local_image(ctx, src)
-            if found is None:
-                ctx.fail(tok, f"image not found: {src}",
-                         f"put it in {ctx.chapter.path.parent.name}/ or manuscripts/ (paths are "
-                         "relative to the chapter file)")
-            else:
-                ctx.assets[src] = found
+            found = resolve_site_image(ctx, tok, src)   # copied; a PDF converted to SVG
+            src = found.src if found else src
         return f'<img src="{html.escape(src)}" alt="{html.escape(alt)}" loading="lazy">'
 
     def link_open(self, tokens, idx, options, env):
@@ -274,7 +326,75 @@ class BookRenderer(RendererHTML):
                              "link to a file listed in manuscripts/book.yml, or use @sec-… ")
                 else:
                     tok.attrs["href"] = f"{slug}.html" + (f"#{fragment}" if fragment else "")
+            elif path:       # a file of the repository (`../calculations/x.py`)
+                ctx = env["ctx"]
+                try:
+                    tok.attrs["href"] = repo_link(ctx.chapter.path.parent.parent,
+                                                  ctx.chapter.path, href)
+                except LinkError as exc:
+                    ctx.fail(tok, str(exc))
         return self.renderToken(tokens, idx, options, env)
+
+
+# A cell that reads as quantities: "312 TFLOPS", "2.04 TB/s", "~1.5×", "705.54 亿", "38% – 43%",
+# "80 GB / 3.35 TB/s", "9 times", "1/7.4". A unit is a short word or two (or up to four Chinese
+# characters) after a number, so names and sentences do not match.
+_VALUE = (r"[~≈<>≤≥±+\-−]?\s?[$¥€]?\d[\d,.\u202f\u00a0]*(?:\s?[万亿萬億兆])?"
+          r"(?:\s?(?:%|×|[A-Za-zμµ°][\w/·°-]*(?:\s[a-z]+)?|[\u4e00-\u9fff]{1,4}(?:\s?[A-Za-z]+)?))?")
+_NUMERIC_CELL = re.compile(rf"^{_VALUE}(?:\s?(?:[–~/×−+]|-|vs|to|至|到)\s?{_VALUE})*$")
+# Cells that hold no value ("—", "n/a") do not make a column textual.
+_EMPTY_CELL = re.compile(r"^(?:|[—–\-]|n/?a|N/?A|无|無)$")
+
+
+def _mark_numeric_columns(tokens: list[Token], idx: int, ctx: RenderContext) -> None:
+    """Give the cells of each numeric column the class `num-col` (right-aligned, so the
+    digits of a column line up). A column is numeric when every body cell is a number or a
+    bound number (or empty) and at least one is; a column the author aligned is left alone."""
+    close = next(j for j in range(idx, len(tokens)) if tokens[j].type == "table_close")
+    cells: dict[int, list[Token]] = {}      # column -> its th_open/td_open tokens
+    numeric: dict[int, bool] = {}
+    col = 0
+    for j in range(idx, close):
+        tok = tokens[j]
+        if tok.type == "tr_open":
+            col = 0
+        elif tok.type in ("th_open", "td_open"):
+            cells.setdefault(col, []).append(tok)
+            if tok.type == "td_open":
+                kids = tokens[j + 1].children or []
+                text = plain_inline(kids, ctx)
+                bound_only = bool(kids) and all(k.type == "bound_value" or (
+                    k.type == "text" and not k.content.strip()) for k in kids)
+                if bound_only or _NUMERIC_CELL.match(text.strip()):
+                    numeric.setdefault(col, True)
+                elif not _EMPTY_CELL.match(text.strip()):
+                    numeric[col] = False
+            col += 1
+    for c, is_numeric in numeric.items():
+        if is_numeric and not any("text-align" in str(t.attrGet("style") or "") for t in cells[c]):
+            for t in cells[c]:
+                t.attrSet("class", "num-col")
+
+
+def static_figure_html(renderer, tokens: list[Token], idx: int, ctx) -> str:
+    """`<figure>` for a static figure: the image, its number and its alt text as caption."""
+    tok = tokens[idx]
+    inline = tokens[idx + 1]
+    image = next(k for k in inline.children if k.type == "image")
+    inline.meta["skip"] = True
+    caption = renderer.renderInline(image.children or [], {}, {"ctx": ctx})
+    alt = plain_inline(image.children or [], ctx)
+    if not alt:
+        ctx.fail(tok, f"image `{tok.meta['static_src']}` has no alt text",
+                 "write ![caption](path): the alt text is the figure's caption")
+    found = resolve_site_image(ctx, tok, tok.meta["static_src"])
+    src = found.src if found else tok.meta["static_src"]
+    dims = f' width="{found.size[0]}" height="{found.size[1]}"' if found and found.size else ""
+    label = ctx.edition.strings["figure"].format(n=tok.meta["number"])
+    return (f'<figure id="{html.escape(tok.meta["figure_id"])}"><img src="{html.escape(src)}" '
+            f'alt="{html.escape(alt, quote=True)}"{dims} loading="lazy" decoding="async">'
+            f'<figcaption><span class="capno">{html.escape(label)}</span>'
+            f'{html.escape(ctx.edition.strings["caption_sep"])}{caption}')
 
 
 def local_image(ctx: RenderContext, src: str) -> Path | None:

@@ -4,11 +4,13 @@ Used wherever a formula must appear as text (search documents and their snippets
 page descriptions), so a reader never sees TeX source there.
 
 Why by hand: the formulas are rendered by KaTeX in a separate Node process whose output
-(HTML + MathML) arrives after the search documents are built, and no maintained Python
-package that turns LaTeX into Unicode text is a dependency of this project. The book's math
-uses a small vocabulary (fractions, scripts, ``\\text``, Greek letters, operators and
-delimiters); anything unknown keeps its command name without the backslash, so no
-formula loses its words.
+(HTML + MathML) arrives after the search documents are built. The maintained Python converter,
+pylatexenc 2.10 (`LatexNodes2Text`), was tried on the book's formulas: it drops a fraction's
+grouping (``\\frac{W}{\\text{HBM bandwidth}}`` -> ``W/HBM bandwidth``), spaces operators unevenly
+(``I ·B``, ``α+ β``), keeps ``^`` and ``_`` for digits and loses unknown commands' names. The
+book's math uses a small vocabulary (fractions, scripts, ``\\text``, Greek letters, operators
+and delimiters); anything unknown keeps its command name without the backslash, so no formula
+loses its words.
 """
 
 from __future__ import annotations

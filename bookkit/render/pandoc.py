@@ -36,6 +36,7 @@ from pathlib import Path
 
 from ..model import BuildError
 from . import fonts as _fonts
+from . import latex_errors
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "book" / "template.tex"
@@ -152,10 +153,11 @@ def _ids_in(files) -> dict[str, tuple[Path, int]]:
 
 
 def _find_in_sources(files, needle: str) -> tuple[Path, int] | None:
+    """The first line holding `needle`, at the author's file:line when the export mapped it."""
     for f in files:
         for no, line in enumerate(Path(f).read_text(encoding="utf-8").splitlines(), 1):
             if needle in line:
-                return Path(f), no
+                return latex_errors.source_position(Path(f).parent, Path(f), no)
     return None
 
 
@@ -247,6 +249,30 @@ function Str(el)
     end
   end
   if run ~= "" then out:insert(pandoc.Str(run)) end
+  return out
+end
+"""
+
+# Characters the body font lacks (fonts.FALLBACK_RANGES: superscripts in "10⁹") are set in the
+# fallback font; the text only (math has its own font). Run as its own filter: a second global
+# `Str` in the quotes filter's file would replace that one.
+LUA_SERIF_FALLBACK = r"""
+function Str(el)
+  local out, run, fb, changed = pandoc.List(), "", false, false
+  local function flush()
+    if run == "" then return end
+    if fb then out:insert(pandoc.RawInline("latex", "{\\seriffallback " .. run .. "}"))
+    else out:insert(pandoc.Str(run)) end
+    run = ""
+  end
+  for _, cp in utf8.codes(el.text) do
+    local is_fb = cp >= 0x2070 and cp <= 0x209F
+    if is_fb then changed = true end
+    if is_fb ~= fb then flush(); fb = is_fb end
+    run = run .. utf8.char(cp)
+  end
+  if not changed then return nil end
+  flush()
   return out
 end
 """
@@ -347,6 +373,28 @@ function Math(m)
   end
 end
 """
+
+
+# ====================================================================== LaTeX output
+_LONGTABLE_BODY = re.compile(r"(\\endlastfoot\n)(.*?)(\\end\{longtable\})", re.S)
+_ROW_END = re.compile(r"\\\\\n")
+
+
+def keep_table_rows_together(tex: str) -> str:
+    """No table row alone at a page's foot or head: in each longtable the first three body
+    rows and the last two stay together (a `\\*` row end forbids a page break after it).
+
+    Why on the LaTeX text: Pandoc's writer ends every row with `\\` and a filter cannot
+    reach the row ends; a row is one line of its output (cells never hold a bare `\\`)."""
+    def fix(m: re.Match) -> str:
+        body = m.group(2)
+        ends = [e.start() for e in _ROW_END.finditer(body)]
+        n = len(ends)
+        keep = {i for i in (0, 1, n - 2) if 0 <= i < n - 1}
+        for i in sorted(keep, reverse=True):
+            body = body[:ends[i]] + "\\\\*" + body[ends[i] + 2:]
+        return m.group(1) + body + m.group(3)
+    return _LONGTABLE_BODY.sub(fix, tex)
 
 
 # ====================================================================== cover design
@@ -451,35 +499,8 @@ def _digest(*paths: Path) -> str:
 
 
 def _latex_error(log: str, tex: Path, files, chapter_ids: dict[str, Path]) -> str:
-    """Map the first ``./book.tex:N: message`` of the log back to a source file:line."""
-    m = re.search(r"^(?:\./)?([^\s:]+\.tex):(\d+): (.*)$", log, re.M)
-    if not m:
-        m2 = re.search(r"^! (.*)$", log, re.M)
-        return f"book.tex: XeLaTeX failed: {m2.group(1) if m2 else 'see the log'}"
-    line_no, msg = int(m.group(2)), m.group(3)
-    ctx = re.search(r"^l\.\d+ (.*)$", log[m.end():], re.M)
-    tex_lines = tex.read_text(encoding="utf-8").splitlines()
-    where = f"book.tex:{line_no}"
-    chapter = None
-    for i in range(min(line_no, len(tex_lines)) - 1, -1, -1):
-        lm = re.search(r"\\chapter\*?\{.*\\label\{([^}]*)\}", tex_lines[i])
-        if lm and lm.group(1) in chapter_ids:
-            chapter = chapter_ids[lm.group(1)]
-            break
-    detail = f"{msg} (at {where}"
-    if ctx:
-        detail += f": {ctx.group(1).strip()}"
-    detail += ")"
-    if chapter is not None:
-        text = tex_lines[line_no - 1] if line_no <= len(tex_lines) else ""
-        tokens = [t for t in re.findall(r"\\[A-Za-z@]+|[A-Za-z0-9_]{4,}|[\u3400-\u9fff]{2,}", text)]
-        best, best_score = 1, 0
-        for no, src_line in enumerate(chapter.read_text(encoding="utf-8").splitlines(), 1):
-            score = sum(1 for t in tokens if t in src_line)
-            if score > best_score:
-                best, best_score = no, score
-        return f"{chapter}:{best}: {detail}"
-    return f"{where}: {detail}"
+    """The first error of the log at the author's file:line (see `latex_errors`)."""
+    return latex_errors.locate(log, tex, list(files), chapter_ids, Path(files[0]).parent)
 
 
 def _check_log(log: str, files, all_ids, chapter_mode: bool) -> tuple[list[str], list[str]]:
@@ -618,16 +639,22 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
         tmp = Path(tmpdir)
         lua = LUA_LATEX + (LUA_CJK_QUOTES if ed.lang != "en" else "")
         (tmp / "latex.lua").write_text(lua, encoding="utf-8")
+        filters = ["--lua-filter", str(tmp / "latex.lua")]
+        if fs.serif_fallback:
+            (tmp / "fallback.lua").write_text(LUA_SERIF_FALLBACK, encoding="utf-8")
+            filters += ["--lua-filter", str(tmp / "fallback.lua")]
         for sub in ("figures",):
             if (source.root / sub).is_dir():
                 os.symlink((source.root / sub).resolve(), tmp / sub)
         tex = tmp / "book.tex"
         cmd = [pandoc_exe(), *map(str, files), "--from", "markdown", "--to", "latex",
                "--standalone", "--template", str(TEMPLATE), "--top-level-division=chapter",
-               "--metadata-file", str(source.metadata_file), "--lua-filter", str(tmp / "latex.lua"),
+               "--metadata-file", str(source.metadata_file), *filters,
                "--resource-path", str(source.root), "--syntax-highlighting=default",
                "--fail-if-warnings", "-o", str(tex),
-               "-V", f"latin-serif={fs.serif}", "-V", f"latin-sans={fs.sans}",
+               "-V", f"latin-serif={fs.serif}", "-V", f"latin-serif-features={fs.serif_features}",
+               "-V", f"latin-serif-fallback={fs.serif_fallback}",
+               "-V", f"latin-sans={fs.sans}",
                "-V", f"latin-mono={fs.mono}", "-V", f"math-font={fs.math}",
                "-V", f"cjk-serif={fs.cjk_serif}", "-V", f"cjk-sans={fs.cjk_sans}",
                "-V", f"cjk-mono={fs.cjk_mono}", "-V", f"cjk-serif-bold={fs.cjk_serif_bold}",
@@ -644,11 +671,13 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
         if res.returncode != 0:
             msgs = _pandoc_warnings(res.stderr, source.root) or [f"pandoc exited {res.returncode}"]
             raise BuildError(None, None, "\n".join(msgs))
+        tex.write_text(keep_table_rows_together(tex.read_text(encoding="utf-8")), encoding="utf-8")
         if keep_tex:
             Path(keep_tex).mkdir(parents=True, exist_ok=True)
             shutil.copy(tex, Path(keep_tex) / "book.tex")
 
-        env = dict(os.environ, SOURCE_DATE_EPOCH=str(_epoch(source.meta)), FORCE_SOURCE_DATE="1")
+        env = dict(os.environ, SOURCE_DATE_EPOCH=str(_epoch(source.meta)), FORCE_SOURCE_DATE="1",
+                   **latex_errors.TEX_ENV)
         aux_files = [tmp / "book.aux", tmp / "book.toc"]
         runs = 0
         log_text = ""

@@ -18,6 +18,8 @@ import yaml
 from ..fsutil import swap_dir
 from ..markdown import BOUND_RE, CAPTION_RE
 from ..model import BuildError, ResolvedBook, TokenMeta as M
+from ..resolve.scenarios import export_note
+from . import pandoc_realworld
 from .html import RenderContext, bound_text, xref
 from .website import chapter_context
 
@@ -56,9 +58,23 @@ class PandocWriter:
         self.in_cell = False
 
     # -- blocks ---------------------------------------------------------------------------
-    def chapter(self, tokens) -> str:
-        blocks, _ = self.blocks(tokens, 0, None)
-        return "\n\n".join(b for b in blocks if b) + "\n"
+    def chapter(self, tokens, line_map: list[int] | None = None) -> str:
+        """The chapter's text; `line_map` (if given) receives, for each line written, the line
+        of the author's file it comes from (LaTeX errors are reported there)."""
+        blocks: list[tuple[int, str]] = []
+        i, last = 0, 0
+        while i < len(tokens):
+            tok = tokens[i]
+            start = next((t.map[0] for t in tokens[i:] if t.map), last)
+            block, i = self.block(tokens, i)
+            if block:
+                blocks.append((start, block))
+            last = start
+        if line_map is not None:
+            for n, (start, block) in enumerate(blocks):
+                count = block.count("\n") + 1 + (1 if n < len(blocks) - 1 else 0)
+                line_map.extend(min(start + k, len(self.lines) - 1) + 1 for k in range(count))
+        return "\n\n".join(b for _, b in blocks) + "\n"
 
     def blocks(self, tokens, i: int, until: str | None) -> tuple[list[str], int]:
         """The blocks from tokens[i] up to the closing token `until` (exclusive); returns them
@@ -85,7 +101,7 @@ class PandocWriter:
             elif tok.meta.get(M.TABLE_CAPTION):
                 text = self.table_caption(tok, inline)
             else:
-                text = self.inline(inline.children or [])
+                text = self.prose(self.inline(inline.children or []), tok)
             i += 2
             while tokens[i].type != "paragraph_close":    # a footnote's back-reference
                 i += 1
@@ -118,13 +134,18 @@ class PandocWriter:
             return "-----", i + 1
         if kind == "front_matter":
             return None, i + 1
+        if kind == "container_whatif_open":
+            # A what-if region: the book's values, and one line pointing to the web edition.
+            return "\n".join(export_note(tok, self.strings)).rstrip("\n"), i + 1
+        if kind == "container_whatif_close":
+            return None, i + 1
         raise BuildError(self.ctx.chapter.path, tok.map[0] + 1 if tok.map else None,
                          f"the PDF/EPUB writer does not know the block `{kind}`",
                          "add it to bookkit/render/pandoc_markdown.py")
 
     def heading(self, tok, inline) -> str:
         level = int(tok.tag[1])
-        title = self.inline(inline.children or [])
+        title = self.prose(self.inline(inline.children or []), tok)
         number = tok.meta.get(M.NUMBER, "")
         if number:
             title = escape(self.strings["chapter"].format(n=number) if level == 1
@@ -135,6 +156,9 @@ class PandocWriter:
         image = next(k for k in inline.children if k.type == "image")
         fid = tok.meta[M.FIGURE_ID]
         label = self.strings["figure"].format(n=tok.meta[M.NUMBER])
+        if "static_src" in tok.meta:     # an image file: copied/converted by the export
+            return pandoc_realworld.static_figure(tok, self.inline(image.children or []),
+                                                  escape(label), self.ctx)
         caption = escape(label + self.strings["caption_sep"]) + self.inline(image.children or [])
         return f"![{caption}](figures/{fid}.pdf){{#{fid}}}"
 
@@ -201,7 +225,7 @@ class PandocWriter:
                 rows.append([])
             elif tok.type == "inline":
                 self.in_cell = True
-                rows[-1].append(self.inline(tok.children or []))
+                rows[-1].append(self.prose(self.inline(tok.children or []), tok))
                 self.in_cell = False
             i += 1
         # The delimiter row is the author's: in a wide table its dashes set the columns'
@@ -307,14 +331,21 @@ class PandocWriter:
                 depth -= 1
         raise ValueError("unbalanced link")
 
+    def prose(self, text: str, tok) -> str:
+        """Markdown written for other toolchains, made ready for Pandoc: local images copied
+        into the export, raw HTML anchors, links to repository files and chapter files
+        (`bookkit.render.pandoc_realworld`)."""
+        return pandoc_realworld.prose(text, self.ctx, tok)
+
     def math(self, tex: str, tok) -> str:
         return BOUND_RE.sub(lambda b: bound_text(self.ctx, b.group(1), b.group(2) or "", tok,
                                                  latex=True)[0], tex)
 
 
-def export_chapter(tokens, ctx: RenderContext, prefix_footnotes: str) -> str:
+def export_chapter(tokens, ctx: RenderContext, prefix_footnotes: str,
+                   line_map: list[int] | None = None) -> str:
     """The chapter's Pandoc Markdown (see `PandocWriter`)."""
-    return PandocWriter(ctx, prefix_footnotes).chapter(tokens)
+    return PandocWriter(ctx, prefix_footnotes).chapter(tokens, line_map)
 
 
 def _substitute(line: str, ctx: RenderContext) -> str:
@@ -349,15 +380,19 @@ def write_sources(resolved: ResolvedBook, edition: str, out_dir: Path, chapter: 
     if tmp.exists():
         shutil.rmtree(tmp)
     (tmp / "figures").mkdir(parents=True)
-    errors, names = [], []
+    errors, names, sourcemap = [], [], {}
     for ch in ed.chapters:
         if chapter is not None and ch.source.number != chapter:
             continue
         ctx = chapter_context(resolved, ed, ch, {})
-        text = export_chapter(ch.tokens, ctx, ch.source.slug)
+        line_map: list[int] = []
+        text = export_chapter(ch.tokens, ctx, ch.source.slug, line_map)
         errors.extend(ctx.errors)
         name = ch.source.path.name
         (tmp / name).write_text(text, encoding="utf-8")
+        sourcemap[name] = (ch.source.path, line_map)
+        if not ctx.errors:
+            pandoc_realworld.copy_images(ctx, tmp)
         names.append(name)
         for fid, _src, _line in ch.outline.figures:
             image = resolved.figures[(fid, ed.info.lang)]
@@ -366,6 +401,7 @@ def write_sources(resolved: ResolvedBook, edition: str, out_dir: Path, chapter: 
     if errors:
         raise BuildError(None, None, "\n".join(e.render() for e in errors))
     (tmp / "chapters.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+    pandoc_realworld.write_sourcemap(tmp, sourcemap)
     # A one-chapter export still links to the rest of the book: list every label of the edition
     # so the PDF build can tell a reference to another chapter from a broken one.
     (tmp / "book-ids.txt").write_text("\n".join(sorted(ed.labels)) + "\n", encoding="utf-8")

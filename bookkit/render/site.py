@@ -6,7 +6,7 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urlencode, urlparse
 
 import jinja2
 
@@ -22,6 +22,8 @@ class SiteConfig:
     release_url: str       # ".../releases/latest/download/" for PDF/EPUB buttons
     pdf_names: dict        # edition key -> file name
     epub_names: dict
+    repo_url: str = ""            # the book's repository: errata links open an issue there
+    commit: str | None = None     # the commit the pages are built from (None without git)
 
 
 def environment(root: Path) -> jinja2.Environment:
@@ -109,11 +111,13 @@ def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[Edit
                for lvl, ident, n, t in outline.sections]
         label = s["chapter"].format(n=outline.chapter.number) if outline.chapter.number else ""
         title = f"{label} {outline.title}".strip()
+        body = with_errata_links(bodies[slug], outline, title, info, config,
+                                 config.site_url + info.url_prefix + file)
         page = env.get_template("chapter.html").render(
             **common, page_title=f"{title} · {info.title}", description=_description(bodies[slug]),
             canonical=config.site_url + info.url_prefix + file, alternates=alternates(file),
             switcher=switcher(file), nav=nav_items(outlines, info, slug), toc=toc,
-            body=bodies[slug], has_math=has_math.get(slug, False),
+            body=body, has_math=has_math.get(slug, False),
             prev=_neighbour(outlines, i - 1, info), next=_neighbour(outlines, i + 1, info))
         pages[file] = page.encode("utf-8")
     if only is not None and previous is not None:
@@ -134,6 +138,46 @@ def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[Edit
         canonical=config.site_url + info.url_prefix + "404.html", alternates=alternates("404.html"),
         switcher=switcher("index.html"), nav=nav, has_math=False).encode("utf-8")
     return pages
+
+
+def errata_href(config: SiteConfig, info: EditionInfo, ident: str, section: str,
+                url: str) -> str:
+    """A new GitHub issue on the book's repository, pre-filled with what a maintainer needs
+    to find the text: the edition, the section (ID and title), the page and the commit."""
+    s = info.strings
+    lines = [f"{s['errata_edition']}: {info.key} ({info.lang})",
+             f"{s['errata_section']}: {section} (#{ident})",
+             f"{s['errata_page']}: {url}#{ident}"]
+    if config.commit:
+        lines.append(f"{s['errata_commit']}: {config.commit}")
+    body = "\n".join(lines) + f"\n\n{s['errata_prompt']}\n"
+    query = urlencode({"title": s["errata_issue"].format(section=section), "body": body})
+    return f"{config.repo_url}/issues/new?{query}"
+
+
+def with_errata_links(body: str, outline: ChapterOutline, chapter_title: str, info: EditionInfo,
+                      config: SiteConfig, url: str) -> str:
+    """The chapter's body with a quiet "report an error" link closing each section (the
+    chapter's opening and every level-2 section): before the next section's heading, and the
+    last one before the footnotes. Without `repo_url` in book.yml, the body is unchanged."""
+    if not config.repo_url:
+        return body
+    sections = [(outline.title_id, chapter_title)] + [
+        (ident, f"{number} {title}".strip()) for level, ident, number, title in outline.sections
+        if level == 2]
+    ends = [body.find(f'<h2 id="{ident}">') for ident, _ in sections[1:]]
+    notes = body.find('<hr class="footnotes-sep"')
+    ends.append(notes if notes >= 0 else len(body))
+    out, start = [], 0
+    for (ident, section), end in zip(sections, ends):
+        if end < start:          # a heading the outline knows but the body does not: skip
+            continue
+        link = (f'<p class="errata"><a href="{html.escape(errata_href(config, info, ident, section, url))}"'
+                f' rel="nofollow">{html.escape(info.strings["report_error"])}</a></p>\n')
+        out += [body[start:end], link]
+        start = end
+    out.append(body[start:])
+    return "".join(out)
 
 
 def _neighbour(outlines, i, info):

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..model import (BuildError, ChapterSource, EditionInfo, ResolvedBook, ResolvedChapter,
                      ResolvedEdition)
+from ..resolve import scenarios
 from .html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
 from .site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                    templates_version)
@@ -28,7 +29,7 @@ def chapter_context(resolved: ResolvedBook, edition: ResolvedEdition,
     return RenderContext(chapter=chapter.source, edition=edition.info, labels=edition.labels,
                          values=chapter.values, math=math, figures=resolved.figures,
                          figure_sizes=resolved.figure_sizes,
-                         chapter_files=resolved.chapter_files)
+                         chapter_files=resolved.chapter_files, whatif=chapter.scenarios)
 
 
 def title_text(chapter: ChapterSource, info: EditionInfo, labels: dict, values: dict):
@@ -43,8 +44,9 @@ def formulas(resolved: ResolvedBook, edition: ResolvedEdition,
              chapter: ResolvedChapter) -> set[tuple[str, bool]]:
     """Every (tex, display) the chapter shows, bound numbers substituted: what KaTeX renders."""
     wanted: set = set()
-    collect_math(chapter.tokens, chapter_context(resolved, edition, chapter, {}), wanted)
-    return wanted
+    ctx = chapter_context(resolved, edition, chapter, {})
+    collect_math(chapter.tokens, ctx, wanted)
+    return wanted | scenarios.variant_math(chapter.tokens, ctx)   # what-if variants' formulas
 
 
 @dataclass
@@ -63,10 +65,14 @@ class ChapterHtml:
     assets: dict[str, Path]
     errors: list[BuildError]
     ctx: RenderContext | None = None
+    whatif: bytes | None = None      # the chapter's what-if data file (`<slug>.whatif.js`)
 
     def with_math(self, math: dict) -> "ChapterHtml":
         body = fill_math(self.body, self.ctx, math)   # adds an error per formula KaTeX rejects
-        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors))
+        data, _size = scenarios.chapter_data(self.ctx, math)
+        body = scenarios.fill_version(body, data)
+        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors),
+                           whatif=data)
 
 
 class SiteRenderer:
@@ -95,11 +101,13 @@ class SiteRenderer:
                 # only the chapters whose inputs changed.
                 memo_key = (str(chapter.source.path), chapter.digest, edition.labels_digest,
                             _digest(sorted(chapter.values.items())), sizes_digest,
-                            _digest(sorted(wanted_math[(key, number)])))
+                            _digest(sorted(wanted_math[(key, number)])),
+                            scenarios.digest(chapter.scenarios))
                 done = self._rendered.get(memo_key)
                 if done is None:
                     ctx = chapter_context(resolved, edition, chapter)
                     ctx.math, ctx.math_slots, ctx.errors, ctx.assets = None, [], [], {}
+                    ctx.whatif_slots = {}
                     body = render_chapter(chapter.tokens, chapter.env, ctx)
                     out[(key, number)] = ChapterHtml(memo_key, body, ctx.assets, ctx.errors, ctx)
                 else:
@@ -130,6 +138,8 @@ class SiteRenderer:
                     if not rendered.errors:
                         self._rendered[rendered.memo_key] = rendered
                 bodies[chapter.source.slug] = rendered.body
+                if rendered.whatif is not None:
+                    files[f"{prefix}{chapter.source.slug}.whatif.js"] = rendered.whatif
                 for site_path, source in rendered.assets.items():
                     files[prefix + site_path] = source.read_bytes()
                 has_math[chapter.source.slug] = 'class="katex' in rendered.body

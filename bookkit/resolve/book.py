@@ -82,7 +82,8 @@ class Resolver:
             outline = number_chapter(chapter, tokens, labels,
                                      title_text(chapter, edition.info, labels, values))
             chapters.append(ResolvedChapter(source=chapter, digest=digest, tokens=tokens,
-                                            env=env, values=values, outline=outline))
+                                            env=env, values=values, outline=outline,
+                                            scenarios=cells[chapter.number].scenarios))
         return ResolvedEdition(info=edition.info, chapters=chapters, labels=labels,
                                labels_digest=_digest(sorted(labels.items())))
 

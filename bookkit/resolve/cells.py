@@ -122,22 +122,43 @@ def _input_nodes(expr: ast.AST) -> list[ast.AST]:
     return found
 
 
+class CellValues(dict):
+    """A chapter's bound values by name, and the what-if scenarios its cells declared."""
+    scenarios: dict = {}
+
+
 def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResult:
     """Worker body: run the cells in one namespace, record values, provenance and deps."""
     import sys
+    from .scenarios import Declarations
     if root not in sys.path:
         sys.path.insert(0, root)
     os.chdir(root)   # relative paths in cells and figure scripts mean the book root (forked job)
     recorder = DependencyRecorder(root, ignore=(os.path.join(root, "build"),
                                                 os.path.join(root, ".cache")))
     namespace: dict = {"__name__": "__chapter__"}
+    declarations = Declarations(path)
+    declarations.install(namespace)
+    values, error = run_namespace(path, cells, namespace)
+    if error:
+        return JobResult(ok=False, error=error)
+    out = CellValues(values)
+    out.scenarios = declarations.scenarios
+    from ..cache import FileHasher
+    return JobResult(ok=True, value=out, deps=recorder.collect(FileHasher()))
+
+
+def run_namespace(path: str, cells: list[tuple[int, str]], namespace: dict,
+                  provenance_for: set | None = None) -> tuple[dict[str, BoundValue], str]:
+    """Run the cells statement by statement in `namespace`: (values, error message or "").
+    `provenance_for`: record inputs only for these names (a what-if variant needs no more)."""
     values: dict[str, BoundValue] = {}
     for first_line, code in cells:
         try:
             tree = ast.parse(code, filename=path)
         except SyntaxError as exc:
             line = first_line + (exc.lineno or 1) - 1
-            return JobResult(ok=False, error=f"{path}:{line}: syntax error in calc cell: {exc.msg}")
+            return values, f"{path}:{line}: syntax error in calc cell: {exc.msg}"
         ast.increment_lineno(tree, first_line - 1)
         source_lines = [""] * (first_line - 1) + code.splitlines()
         for stmt in tree.body:
@@ -150,9 +171,8 @@ def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResu
                         line = frame.lineno
                         break
                 text = source_lines[line - 1].strip() if line - 1 < len(source_lines) else ""
-                return JobResult(ok=False, error=(
-                    f"{path}:{line}: calc cell failed: {type(exc).__name__}: {exc}\n"
-                    f"    {text}"))
+                return values, (f"{path}:{line}: calc cell failed: {type(exc).__name__}: {exc}\n"
+                                f"    {text}")
             targets = []
             if isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
@@ -168,21 +188,21 @@ def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResu
                 if value is None or (isinstance(value, float) and not math.isfinite(value)):
                     continue
                 inputs = []
-                for node in _input_nodes(expr):
-                    try:
-                        shown = _short(eval(compile(ast.Expression(node), path, "eval"),
-                                            namespace))
-                    except Exception:
-                        shown = None
-                    if shown is not None:
-                        inputs.append((ast.unparse(node), shown))
+                if provenance_for is None or name in provenance_for:
+                    for node in _input_nodes(expr):
+                        try:
+                            shown = _short(eval(compile(ast.Expression(node), path, "eval"),
+                                                namespace))
+                        except Exception:
+                            shown = None
+                        if shown is not None:
+                            inputs.append((ast.unparse(node), shown))
                 values[name] = BoundValue(name=name, value=value,
                                           expression=ast.get_source_segment(
                                               "\n" * (first_line - 1) + code, expr) or
                                           ast.unparse(expr),
                                           inputs=tuple(inputs), path=path, line=stmt.lineno)
-    from ..cache import FileHasher
-    return JobResult(ok=True, value=values, deps=recorder.collect(FileHasher()))
+    return values, ""
 
 
 def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, workers: int = 2,
@@ -205,7 +225,8 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
         hit = cache.get("cells", key, deps)
         if hit is not None:
             results[chapter.number] = CellResults(chapter=chapter.number, values=hit,
-                                                  deps=deps, executed=False)
+                                                  deps=deps, executed=False,
+                                                  scenarios=getattr(hit, "scenarios", {}))
             continue
         keys[chapter.number] = key
         jobs.append((str(chapter.number), execute_cells, (str(chapter.path), payload,
@@ -224,9 +245,11 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
             cache.put("cells", key, result.value, result.deps)
             results[number] = CellResults(chapter=number, values=result.value,
                                           deps=result.deps or {},
-                                          executed=True)
+                                          executed=True, scenarios=result.value.scenarios)
         if errors:
             raise BuildError(None, None, "\n".join(errors))
+    from .scenarios import resolve_variants
+    resolve_variants(chapters, results, root, cache, workers, timeout, parsed, versions)
     return results
 
 

@@ -11,6 +11,7 @@ from markdown_it.token import Token
 
 from ..markdown import inline_text
 from ..model import BuildError, ChapterOutline, ChapterSource, Label, TokenMeta as M
+from .images import is_static_figure, number_static_figure
 
 
 def is_figure_paragraph(tokens: list[Token], i: int) -> bool:
@@ -88,6 +89,10 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
             tok.meta.update({M.FIGURE_ID: ident, M.NUMBER: number})
             add(Label(str(ident), "figure", number, chapter.slug, image.content), line_of(tok))
             outline.figures.append((str(ident), str(image.attrs["src"]), line_of(tok) or 0))
+        elif tok.type == "paragraph_open" and is_static_figure(tokens, i):
+            counters["figure"] += 1
+            add(number_static_figure(chapter, tokens, i, f"{n}-{counters['figure']}",
+                                     counters["figure"]), line_of(tok))
         elif tok.type == "paragraph_open" and tok.meta.get(M.TABLE_CAPTION):
             ident = tok.meta.get(M.TABLE_ID)
             counters["table"] += 1

@@ -1,8 +1,10 @@
 // Reader interactions: theme toggle, language switcher keeping the section, keyboard navigation,
-// copy buttons, mobile menu. No framework; the page works without this file.
+// copy buttons, the menu drawer, number provenance and figure zoom. No framework; the page works
+// without this file.
 (function () {
   "use strict";
   var doc = document.documentElement;
+  var strings = document.body ? document.body.dataset : {};
   var toggle = document.querySelector(".theme-toggle");
   if (toggle) toggle.addEventListener("click", function () {
     var next = doc.getAttribute("data-theme") === "dark" ? "light" : "dark";
@@ -19,7 +21,7 @@
     }
     return id ? "#" + id : "";
   }
-  document.querySelectorAll(".langs a.lang").forEach(function (a) {
+  document.querySelectorAll("a.lang").forEach(function (a) {
     a.addEventListener("click", function () {
       a.href = a.href.split("#")[0] + currentSection();
     });
@@ -27,8 +29,9 @@
 
   document.addEventListener("keydown", function (e) {
     var t = e.target;
-    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (document.querySelector("dialog[open]")) return;
     var rel = e.key === "ArrowLeft" ? "prev" : e.key === "ArrowRight" ? "next" : "";
     var link = rel && document.querySelector('a[rel="' + rel + '"]');
     if (link) { e.preventDefault(); location.href = link.href; }
@@ -45,9 +48,208 @@
     });
   });
 
+  // ---- The menu drawer (phones): a backdrop; outside tap and Escape close it.
   var menu = document.querySelector(".menu-toggle"), side = document.getElementById("sidebar");
-  if (menu && side) menu.addEventListener("click", function () {
-    var open = side.classList.toggle("open");
+  var topbar = document.querySelector(".topbar");
+  var backdrop = null;
+  function setDrawer(open) {
+    if (!menu || !side) return;
+    if (open) {
+      // the header's height depends on how many lines the title wraps to
+      doc.style.setProperty("--topbar-h", topbar.getBoundingClientRect().height + "px");
+      if (!backdrop) {
+        backdrop = document.createElement("div");
+        backdrop.className = "drawer-backdrop";
+        backdrop.addEventListener("click", function () { setDrawer(false); });
+        document.body.appendChild(backdrop);
+      }
+    }
+    side.classList.toggle("open", open);
+    if (backdrop) backdrop.hidden = !open;
     menu.setAttribute("aria-expanded", open ? "true" : "false");
+  }
+  if (menu && side) {
+    menu.addEventListener("click", function () { setDrawer(!side.classList.contains("open")); });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && side.classList.contains("open")) {
+        setDrawer(false);
+        menu.focus();
+      }
+    });
+  }
+
+  // ---- Number provenance: ONE popover for every bound number, in the top layer (never clipped
+  // by a table's scrolling wrapper), placed next to the number and clamped to the viewport.
+  // Keyboard: the numbers form one roving Tab stop (a chapter has hundreds of them); on a number,
+  // arrow keys move to the previous/next number, Home/End to the first/last, Enter or Space
+  // toggles, Escape closes. Screen readers get the provenance as the focused number's description.
+  var nums = Array.prototype.slice.call(document.querySelectorAll("main .num"));
+  var pop = null, anchor = null, pinned = false, pressed = null;
+  function ensurePopover() {
+    if (pop) return pop;
+    pop = document.createElement("div");
+    pop.id = "num-popover";
+    pop.className = "num-popover";
+    pop.setAttribute("role", "tooltip");
+    if ("popover" in HTMLElement.prototype) pop.setAttribute("popover", "manual");
+    pop.hidden = !pop.hasAttribute("popover");
+    pop.appendChild(document.createElement("span")).className = "num-popover-text";
+    var hint = pop.appendChild(document.createElement("span"));
+    hint.className = "num-popover-hint";
+    hint.textContent = strings.numbersHint || "";
+    document.body.appendChild(pop);
+    return pop;
+  }
+  function place() {
+    if (!pop || !anchor) return;
+    var r = anchor.getBoundingClientRect(), vw = doc.clientWidth, vh = window.innerHeight;
+    if (r.bottom < 0 || r.top > vh) { closeProv(); return; }   // scrolled out of view
+    var w = pop.offsetWidth, h = pop.offsetHeight, gap = 6, margin = 8;
+    var left = Math.min(Math.max(margin, r.left), Math.max(margin, vw - w - margin));
+    var top = r.bottom + gap;
+    if (top + h > vh - margin && r.top - gap - h >= margin) top = r.top - gap - h;   // above
+    pop.style.left = left + "px";
+    pop.style.top = Math.max(margin, top) + "px";
+  }
+  function openProv(num, isPinned, withHint) {
+    var prov = num.querySelector(".prov");
+    if (!prov) return;
+    ensurePopover();
+    if (anchor && anchor !== num) anchor.removeAttribute("aria-describedby");
+    anchor = num;
+    pinned = isPinned;
+    pop.firstChild.textContent = prov.textContent;
+    pop.classList.toggle("with-hint", !!withHint);
+    num.setAttribute("aria-describedby", "num-popover");
+    num.classList.add("active");
+    nums.forEach(function (n) { if (n !== num) n.classList.remove("active"); });
+    if (pop.hasAttribute("popover")) { if (!pop.matches(":popover-open")) pop.showPopover(); }
+    else pop.hidden = false;
+    place();
+  }
+  function closeProv() {
+    if (!pop || !anchor) return;
+    if (pop.hasAttribute("popover")) { if (pop.matches(":popover-open")) pop.hidePopover(); }
+    else pop.hidden = true;
+    anchor.removeAttribute("aria-describedby");
+    anchor.classList.remove("active");
+    anchor = null;
+    pinned = false;
+  }
+  function focusNum(i) {
+    var n = nums[(i + nums.length) % nums.length];
+    nums.forEach(function (m) { m.tabIndex = -1; });
+    n.tabIndex = 0;
+    n.focus();
+    openProv(n, true, true);
+  }
+  if (nums.length) {
+    nums.forEach(function (n, i) {
+      n.tabIndex = i === 0 ? 0 : -1;
+      // a press focuses the number too: the click, not the focus, decides then
+      n.addEventListener("pointerdown", function () { pressed = n; });
+      n.addEventListener("click", function (e) {
+        e.stopPropagation();
+        pressed = null;
+        if (anchor === n && pinned) { closeProv(); return; }
+        nums.forEach(function (m) { m.tabIndex = -1; });
+        n.tabIndex = 0;
+        openProv(n, true, false);
+      });
+      n.addEventListener("pointerenter", function (e) {
+        if (e.pointerType === "mouse" && !pinned) openProv(n, false, false);
+      });
+      n.addEventListener("pointerleave", function (e) {
+        if (e.pointerType === "mouse" && !pinned && anchor === n) closeProv();
+      });
+      n.addEventListener("focus", function () {
+        var byPointer = pressed === n;
+        pressed = null;
+        if (!byPointer && anchor !== n) openProv(n, true, true);
+      });
+      n.addEventListener("blur", function () {
+        setTimeout(function () { if (anchor === n && document.activeElement !== n) closeProv(); }, 0);
+      });
+      n.addEventListener("keydown", function (e) {
+        var k = e.key, stop = true;
+        if (k === "ArrowRight" || k === "ArrowDown") focusNum(i + 1);
+        else if (k === "ArrowLeft" || k === "ArrowUp") focusNum(i - 1);
+        else if (k === "Home") focusNum(0);
+        else if (k === "End") focusNum(nums.length - 1);
+        else if (k === "Enter" || k === " ") {
+          if (anchor === n) closeProv(); else openProv(n, true, true);
+        } else stop = false;
+        if (stop) { e.preventDefault(); e.stopPropagation(); }
+      });
+    });
+    document.addEventListener("click", function (e) {
+      if (anchor && !(pop && pop.contains(e.target))) closeProv();
+    });
+    document.addEventListener("keydown", function (e) {
+      if (e.key === "Escape" && anchor) closeProv();
+    });
+    window.addEventListener("scroll", function () { if (anchor) place(); }, { passive: true });
+    window.addEventListener("resize", function () { if (anchor) place(); });
+    document.querySelectorAll(".table-wrap").forEach(function (w) {
+      w.addEventListener("scroll", function () { if (anchor) place(); }, { passive: true });
+    });
+  }
+
+  // ---- Figures: tap (or the zoom button) opens the figure full-screen at a size where its
+  // legends read; the view scrolls and pinches; a tap, the close button or Escape closes it.
+  // Works with whatever the figure holds (<img>, <picture> or inline <svg>): it shows a copy.
+  var zoom = null;
+  function openZoom(figure) {
+    var media = figure.querySelector("picture, img, svg");
+    if (!media) return;
+    if (!zoom) {
+      zoom = document.createElement("dialog");
+      zoom.className = "figure-zoom";
+      zoom.setAttribute("aria-label", strings.zoom || "");
+      zoom.addEventListener("click", function () { zoom.close(); });
+      zoom.addEventListener("close", function () {
+        zoom.querySelector(".figure-zoom-body").textContent = "";
+        if (zoom.opener) zoom.opener.focus();
+      });
+      var close = zoom.appendChild(document.createElement("button"));
+      close.type = "button";
+      close.className = "figure-zoom-close";
+      close.setAttribute("aria-label", strings.close || "×");
+      close.textContent = "×";
+      zoom.appendChild(document.createElement("div")).className = "figure-zoom-body";
+      document.body.appendChild(zoom);
+    }
+    var copy = media.cloneNode(true);
+    copy.removeAttribute && copy.removeAttribute("id");
+    var img = copy.tagName === "PICTURE" ? copy.querySelector("img") : copy;
+    if (img.removeAttribute) { img.removeAttribute("loading"); }
+    // 1.3 times the figure's own size (legends drawn at ~9 pt read at ~16 px), at least the window.
+    var natural = parseFloat(media.getAttribute("width") ||
+      (media.querySelector("img") || media).getAttribute("width")) ||
+      media.getBoundingClientRect().width;
+    var width = Math.max(doc.clientWidth - 16, Math.min(1.3 * natural, 2400));
+    img.style.width = width + "px";
+    img.style.maxWidth = "none";
+    img.style.height = "auto";
+    var body = zoom.querySelector(".figure-zoom-body");
+    body.appendChild(copy);
+    var cap = figure.querySelector("figcaption");
+    if (cap) body.appendChild(document.createElement("p")).textContent = cap.textContent;
+    zoom.opener = figure.querySelector(".figure-zoom-open");
+    zoom.showModal();
+    zoom.scrollTop = 0;
+    zoom.scrollLeft = 0;
+  }
+  document.querySelectorAll("main figure").forEach(function (figure) {
+    if (!figure.querySelector("picture, img, svg")) return;
+    var btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = "figure-zoom-open";
+    btn.setAttribute("aria-label", strings.zoom || "");
+    btn.title = strings.zoom || "";
+    btn.innerHTML = '<span aria-hidden="true">⤢</span>';
+    figure.insertBefore(btn, figure.firstChild);
+    btn.addEventListener("click", function () { openZoom(figure); });
+    figure.querySelector("picture, img, svg").addEventListener("click", function () { openZoom(figure); });
   });
 })();

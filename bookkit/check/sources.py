@@ -1,0 +1,159 @@
+"""Source checks for Markdown written for other toolchains, where the build fixes things silently
+or where only the PDF would break: typed heading and caption numbers (removed by the build),
+images that are missing or cannot be converted, HTML ids the PDF and EPUB do not get, links to
+`#ids` that nothing defines, repository links without `repo_url:`. `scripts/check_site.py` runs
+them; the build prints the typed numbers as warnings.
+
+Every finding is a warning at `path:line` (the build itself fails on a missing image or an
+unusable link; these tell the author before the PDF does).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote
+
+from ..markdown import parse
+from ..resolve import images
+from ..resolve.links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
+                             raw_anchor_ids, repo_link)
+from ..typed_numbers import message, typed_numbers, warning_text
+from ..model import WARNING, Finding
+
+# An HTML tag with an id the Pandoc export does not turn into an anchor (`<div id=x>`,
+# unquoted ids): fine on the site, a dangling reference in the PDF.
+_HTML_ID_RE = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*?\s(?:id|name)\s*=\s*[\"']?([\w:.-]+)")
+_CODE_RE = re.compile(r"(`+).+?\1")
+
+
+def typed_number_warnings(path: Path | str, tokens) -> list[str]:
+    """`path:line: typed number … removed` for each heading/caption number the parser removed."""
+    return [warning_text(path, t) for t in typed_numbers(tokens)]
+
+
+def _prose_lines(tokens, text: str) -> list[tuple[int, str]]:
+    """(1-based line, text without inline code) of every line outside fenced code and math."""
+    hidden: set[int] = set()
+    for tok in tokens:
+        if tok.map and tok.type in ("fence", "code_block", "math_block", "math_block_label",
+                                    "front_matter"):
+            hidden.update(range(tok.map[0], tok.map[1]))
+    return [(i + 1, _CODE_RE.sub("", line)) for i, line in enumerate(text.splitlines())
+            if i not in hidden]
+
+
+def _duplicate_captions(rel: str, tokens) -> list[Finding]:
+    """A figure's caption written as alt text and again as an italic line below it (common in
+    books made for other toolchains): the alt text is now shown, so the page would repeat it."""
+    from ..typed_numbers import CAPTION_NUMBER_RE
+    out = []
+    for i, tok in enumerate(tokens):
+        if not images.is_static_figure(tokens, i) or i + 4 >= len(tokens):
+            continue
+        if tokens[i + 3].type != "paragraph_open":
+            continue
+        kids = tokens[i + 4].children or []
+        if len(kids) < 3 or kids[0].type != "em_open" or kids[-1].type != "em_close":
+            continue
+        italic = "".join(k.content for k in kids[1:-1] if k.type == "text").strip()
+        italic = CAPTION_NUMBER_RE.sub("", italic).strip()
+        alt = next(k for k in tokens[i + 1].children if k.type == "image").content.strip()
+        if italic and _squash(italic) == _squash(alt):
+            line = tokens[i + 3].map[0] + 1
+            out.append(Finding("duplicate-caption", f"{rel}:{line}",
+                               "this italic line repeats the figure's caption (its alt text, "
+                               "shown under the figure): delete it", WARNING, line))
+    return out
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s:：.。]+", "", text)
+
+
+def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
+                     tokens=None) -> list[Finding]:
+    """The checks above on one chapter file; `known_ids` are every id of the edition."""
+    if tokens is None:
+        tokens, _ = parse(text)
+    rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+    out = [Finding("typed-number", f"{rel}:{t.line}", message(t), WARNING, t.line)
+           for t in typed_numbers(tokens)]
+    out += _duplicate_captions(rel, tokens)
+    for line, prose in _prose_lines(tokens, text):
+        for m in _HTML_ID_RE.finditer(prose):
+            tag_start = m.start()
+            if not any(a.start() == tag_start for a in RAW_ANCHOR_RE.finditer(prose)):
+                out.append(Finding("raw-anchor", f"{rel}:{line}",
+                                   f"HTML id `{m.group(2)}` on <{m.group(1)}> works on the site "
+                                   f"only: write <a id=\"{m.group(2)}\"></a> or a {{#{m.group(2)}}} "
+                                   "attribute so the PDF and EPUB get it too", WARNING, line))
+        for m in INLINE_LINK_RE.finditer(prose):
+            target = m.group(3).strip("<>")
+            if m.group(1):
+                if images.is_local(target) and not target.endswith(".py"):
+                    problem = images.check_image(path, root, target)
+                    if problem:
+                        out.append(Finding("image", f"{rel}:{line}", problem, WARNING, line))
+                continue
+            path_part, _, fragment = target.partition("#")
+            if target.startswith("#") or (path_part.endswith(".md") and fragment):
+                if fragment and unquote(fragment) not in known_ids:
+                    out.append(Finding("unresolved-anchor", f"{rel}:{line}",
+                                       f"nothing defines the id `{unquote(fragment)}` (no heading "
+                                       "{#id}, label or <a id> in this edition)", WARNING, line))
+            elif is_relative(target) and not path_part.endswith(".md"):
+                try:
+                    repo_link(root, path, target)
+                except LinkError as exc:
+                    out.append(Finding("repo-link", f"{rel}:{line}", str(exc), WARNING, line))
+    return out
+
+
+# What a chapter must contain for any check above to find something (headings opening with a
+# number-like word, HTML ids, relative links and images, typed caption numbers): chapters without
+# any are not parsed, which keeps check_site fast on a book written in the dialect.
+_CANDIDATE_RE = re.compile(
+    r"^#{1,6}\s+(?:第|[Cc]hapter|[Ss]ection|[Pp]art|[Aa]ppendix|§|[A-Z]?\d)"
+    r"|<[a-zA-Z][^>]*\s(?:id|name)\s*="
+    r"|\]\((?!https?:|mailto:|figures/[^)\s]*\.py)"
+    r"|^!\[(?:图|圖|表|[Ff]ig|[Tt]able)", re.M)
+
+_FRAGMENT_LINK_RE = re.compile(r"\]\(<?[^)\s#]*#")
+
+
+def _edition_ids(chapters) -> set[str]:
+    """Every id a link may name in an edition: headings (positional too), figures, tables,
+    equations, raw anchors."""
+    from ..model import BuildError
+    from ..resolve.numbering import number_chapter
+    labels: dict = {}
+    known: set[str] = set()
+    for chapter in chapters:
+        tokens, _ = parse(chapter.text)
+        try:
+            number_chapter(chapter, tokens, labels)
+        except BuildError:
+            pass  # the build reports it
+        known.update(str(t.attrGet("id")) for t in tokens if t.attrGet("id"))
+        known.update(i for i, _ in raw_anchor_ids(chapter.text))
+        known.update(re.findall(r"\{#([A-Za-z][\w:.-]*)", chapter.text))
+    return known | set(labels)
+
+
+def source_findings(root: Path) -> list[Finding]:
+    """The checks over every chapter of every edition folder that exists."""
+    from ..load import EDITION_LAYOUT, chapter_plan
+    from ..model import ChapterSource
+    root = Path(root).resolve()
+    plan = chapter_plan(root)
+    out: list[Finding] = []
+    for key, folder, *_ in EDITION_LAYOUT:      # the chapter files that exist (no config needed)
+        chapters = [ChapterSource(key, number, slug, root / folder / file,
+                                  (root / folder / file).read_text(encoding="utf-8"))
+                    for number, file, slug in plan if (root / folder / file).is_file()]
+        candidates = [c for c in chapters if _CANDIDATE_RE.search(c.text)]
+        links_to_ids = any(_FRAGMENT_LINK_RE.search(c.text) for c in candidates)
+        known = _edition_ids(chapters) if links_to_ids else set()
+        for chapter in candidates:
+            out += chapter_findings(root, chapter.path, chapter.text, known)
+    return out

@@ -1,0 +1,109 @@
+"""Links a chapter brought in from elsewhere writes: raw HTML anchors, links to repository files
+outside the book, links to other chapter files.
+
+- `<a id="x"></a>`, `<a name="x">text</a>`, `<span id="x"></span>`: on the site they are HTML
+  and work as they are; for Pandoc they become `[]{#x}` / `[text]{#x}` spans, so LaTeX gets a
+  `\\label` (a `\\hyperref` to it resolves) and the EPUB an `id`.
+- `[script](../calculations/x.py)`: a file of the repository, not a page of the book. Rendered as
+  an absolute link under `repo_url:` of `manuscripts/book.yml` (e.g.
+  `https://github.com/OWNER/REPO/blob/main/`) on the site, in the PDF and in the EPUB.
+- `[第 2 章](02-x.md#sec-y)`: in the PDF and EPUB (one document) the `#sec-y` part.
+"""
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+import yaml
+
+_ID = r"[A-Za-z][\w:.-]*"
+# An anchor element the author wrote: id or name, with or without content.
+RAW_ANCHOR_RE = re.compile(
+    rf"""<(a|span)\s+(?:[^>]*?\s)?(?:id|name)\s*=\s*["']({_ID})["'][^>]*?(?:/>|>(.*?)</\1\s*>)""",
+    re.S)
+# Inline links and images `[text](target "title")` and reference definitions `[x]: target`.
+INLINE_LINK_RE = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*(<[^>]*>|[^)\s]+)([^)]*)\)")
+REF_DEF_RE = re.compile(r"^( {0,3}\[(?!\^)[^\]]+\]:\s*)(<[^>]*>|\S+)(.*)$")
+_REMOTE_RE = re.compile(r"^[a-z][a-z0-9+.-]*:|^/|^#", re.I)
+
+
+class LinkError(Exception):
+    """A link that cannot be made to work (message says what to do)."""
+
+
+def raw_anchor_ids(text: str) -> list[tuple[str, int]]:
+    """(id, line) of every raw HTML anchor in a chapter's text."""
+    return [(m.group(2), text.count("\n", 0, m.start()) + 1) for m in RAW_ANCHOR_RE.finditer(text)]
+
+
+def anchors_for_pandoc(text: str) -> str:
+    """`<a id="x"></a>` -> `[]{#x}`; `<a name="x">text</a>` -> `[text]{#x}`."""
+    return RAW_ANCHOR_RE.sub(lambda m: f"[{(m.group(3) or '').strip()}]{{#{m.group(2)}}}", text)
+
+
+@lru_cache(maxsize=8)
+def _repo_url(config: str, mtime_ns: int) -> str:
+    data = yaml.safe_load(Path(config).read_text(encoding="utf-8")) or {}
+    url = str(data.get("repo_url") or "")
+    return url if not url or url.endswith("/") else url + "/"
+
+
+def repo_url(root: Path) -> str:
+    """`repo_url:` of manuscripts/book.yml, with a trailing slash; "" when not set."""
+    config = root / "manuscripts" / "book.yml"
+    return _repo_url(str(config), config.stat().st_mtime_ns)
+
+
+def is_relative(href: str) -> bool:
+    return bool(href) and not _REMOTE_RE.match(href)
+
+
+def repo_link(root: Path, chapter_path: Path, href: str) -> str:
+    """The absolute URL for a relative link to a file of the repository (not a chapter)."""
+    path, _, fragment = href.partition("#")
+    rel = unquote(path)
+    target = Path(os.path.normpath(chapter_path.parent / rel))
+    try:
+        in_repo = target.relative_to(root).as_posix()
+    except ValueError:
+        raise LinkError(f"link target {rel} is outside the repository")
+    if not target.exists():
+        raise LinkError(f"link target not found: {rel} (paths are relative to the chapter file)")
+    base = repo_url(root)
+    if not base:
+        raise LinkError(f"link to the repository file {in_repo} needs a base URL: add "
+                        "`repo_url: https://github.com/OWNER/REPO/blob/main/` to "
+                        "manuscripts/book.yml")
+    return base + quote(in_repo) + (f"#{fragment}" if fragment else "")
+
+
+def chapter_link_for_pandoc(href: str, chapter_files: dict[str, str],
+                            chapter_ids: dict[str, str]) -> str | None:
+    """`02-x.md#sec-y` -> `#sec-y` (the PDF and EPUB are one document); None if not a chapter."""
+    path, _, fragment = href.partition("#")
+    name = Path(unquote(path)).name
+    if not path.endswith(".md") or name not in chapter_files:
+        return None
+    return f"#{fragment}" if fragment else f"#{chapter_ids.get(chapter_files[name], '')}"
+
+
+def links_for_pandoc(text: str, rewrite) -> str:
+    """Apply `rewrite(target) -> new target | None` to the inline links (not images) and
+    reference definitions of one line of prose."""
+    def inline(m: re.Match) -> str:
+        if m.group(1):
+            return m.group(0)
+        target = m.group(3).strip("<>")
+        new = rewrite(target) if is_relative(target) else None
+        return m.group(0) if new is None else f"[{m.group(2)}]({new}{m.group(4)})"
+
+    text = INLINE_LINK_RE.sub(inline, text)
+    ref = REF_DEF_RE.match(text)
+    if ref and is_relative(ref.group(2).strip("<>")):
+        new = rewrite(ref.group(2).strip("<>"))
+        if new is not None:
+            text = f"{ref.group(1)}{new}{ref.group(3)}"
+    return text
