@@ -30,11 +30,10 @@ SEGMENT_RE = re.compile(r"(`+)(?:.+?)\1|\$\$.+?\$\$|(?<![\\$])\$(?!\s)[^$\n]+?(?
 # punctuation is a literal to Pandoc, so escaping one that was not markup changes nothing.
 # Quotes, dashes and dots are left as they are: Pandoc's `smart` reading of them is wanted.
 ESCAPE_RE = re.compile(r"([\\`*_\[\]$<>@~^|{}#])")
-# In the author's text, `*`, `_` and `|` are passed as written: where markdown-it and Pandoc
-# read them differently (`**生成（rollout）**阶段` is bold to Pandoc only; lines starting with
-# `| ` after a table's blank line are a line block to Pandoc), the PDF and EPUB have always
-# had Pandoc's reading. (No source escapes them; in a table cell `|` is escaped.)
-TEXT_ESCAPE_RE = re.compile(r"([\\`\[\]$<>@~^{}#])")
+# The author's text is passed as written (in a table cell `|` is escaped): no source escapes
+# anything, and where markdown-it and Pandoc read characters differently the PDF and EPUB have
+# always had Pandoc's reading — `**生成（rollout）**阶段` is bold to Pandoc only, lines starting
+# with `| ` after a table's blank line are a line block, `\command` in prose is raw TeX.
 
 
 def escape(text: str) -> str:
@@ -128,8 +127,8 @@ class PandocWriter:
         if kind == "blockquote_open":
             inner, i = self.blocks(tokens, i + 1, "blockquote_close")
             return "\n".join(("> " + line).rstrip() for line in "\n\n".join(inner).split("\n")), i
-        if kind == "html_block":
-            return tok.content.rstrip("\n"), i + 1
+        if kind == "html_block":             # raw anchors become Pandoc spans with the id
+            return self.prose(tok.content.rstrip("\n"), tok), i + 1
         if kind == "hr":
             return "-----", i + 1
         if kind == "front_matter":
@@ -265,13 +264,13 @@ class PandocWriter:
     def inline(self, children) -> str:
         out: list[str] = []
         autolink = False
-        for tok in children:
+        for index, tok in enumerate(children):
             kind = tok.type
             if autolink:                          # the URL again, as text: written already
                 autolink = kind != "link_close"
                 continue
             if kind == "text":
-                text = TEXT_ESCAPE_RE.sub(r"\\\1", tok.content)
+                text = tok.content
                 out.append(text.replace("|", r"\|") if self.in_cell else text)
             elif kind == "bound_value":
                 text, _ = bound_text(self.ctx, tok.meta["name"],
@@ -298,7 +297,7 @@ class PandocWriter:
             elif kind == "link_open":
                 out.append("[")
             elif kind == "link_close":
-                opener = self._opener(children, tok)
+                opener = self._opener(children, index)
                 href = str(opener.attrs.get("href", ""))
                 title = opener.attrs.get("title")
                 out.append(f"]({href}" + (f' "{title}"' if title else "") + ")")
@@ -320,9 +319,10 @@ class PandocWriter:
         return "".join(out)
 
     @staticmethod
-    def _opener(children, close):
+    def _opener(children, close: int):
+        # By position: tokens compare equal by value, so every link_close "equals" the first.
         depth = 0
-        for tok in reversed(children[:children.index(close)]):
+        for tok in reversed(children[:close]):
             if tok.type == "link_close":
                 depth += 1
             elif tok.type == "link_open":
