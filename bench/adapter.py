@@ -148,6 +148,7 @@ def adapt_real(root: Path, repo: Path = REPO) -> Path:
     make_skeleton(root, repo)
     for folder in EDITION_DIRS.values():
         _copytree(repo / folder, root / folder)
+    _copytree(repo / "book", root / "book")   # the PDF/EPUB scripts, LaTeX template, EPUB CSS
     return root
 
 

@@ -22,7 +22,7 @@ from .render import math as mathrender
 from .render.search import build_search_assets
 from .render.search_docs import SearchIndexer, SearchJob
 from .render.site import SiteConfig
-from .render.website import SiteRenderer, formulas, title_text
+from .render.website import SiteRenderer, forget_values_digests, formulas, title_text
 from .resolve.book import Resolver
 from .typed_numbers import typed_numbers, warning_text
 from .workers import Background, JobResult
@@ -100,6 +100,7 @@ class Builder:
         per formula, filled when KaTeX is done.
         """
         first = not self.site.has_rendered
+        forget_values_digests()   # this build's cell values are new objects
         math = mathrender.MathRenderer(
             self.root, self.cache, mathrender.KatexProcess.try_start(self.root) if first else None)
         indexer: Background | None = None

@@ -194,6 +194,7 @@ class FigureImage:
     svg: Path
     pdf: Path | None         # drawn only when a PDF is built (the site needs only SVG)
     texts: tuple[str, ...]   # every text drawn, for tests and the search index
+    site_svg: Path | None = None   # the SVG the site ships: its greys follow the page's theme
 
 
 class TokenMeta:

@@ -26,8 +26,22 @@ class JobResult:
     deps: dict | None = None
 
 
+_local_files: dict[str, bool] = {}   # module file -> not from an installed package
+_recording: list["DependencyRecorder"] = []   # the process's current recorder (at most one)
+
+
+def _audit(event: str, args: tuple) -> None:
+    if _recording:
+        _recording[0]._hook(event, args)
+
+
 class DependencyRecorder:
-    """Records local files a job reads or imports (paths under `root`), via an audit hook."""
+    """Records local files a job reads or imports (paths under `root`), via an audit hook.
+
+    A process installs one hook, which feeds the newest recorder: audit hooks cannot be
+    removed, and a worker that draws several figures in turn would otherwise run every earlier
+    recorder's hook on each event (and record into all of them).
+    """
 
     def __init__(self, root: str, ignore: tuple[str, ...] = ()) -> None:
         self.root = root.rstrip("/") + "/"
@@ -47,11 +61,17 @@ class DependencyRecorder:
             path = getattr(module, "__file__", None)
             if not path or name == "bookkit" or name.startswith("bookkit."):
                 continue
-            real = os.path.realpath(path)
-            if not real.startswith(installed) and "/site-packages/" not in real:
+            local = _local_files.get(path)
+            if local is None:   # memoised: a worker drawing figures in turn asks each time
+                real = os.path.realpath(path)
+                local = _local_files[path] = (not real.startswith(installed)
+                                              and "/site-packages/" not in real)
+            if local:
                 del sys.modules[name]
         self._modules_before = set(sys.modules)
-        sys.addaudithook(self._hook)
+        if not _recording:
+            sys.addaudithook(_audit)
+        _recording[:] = [self]
 
     def _hook(self, event: str, args: tuple) -> None:
         if event == "open" and args and isinstance(args[0], str):

@@ -448,16 +448,24 @@ def ecmp_max_load(flows: int, paths: int) -> dict:
     _int(flows, "flows")
     _int(paths, "paths")
 
+    # Tables shared by every bound c (the loop below asks for c = 1, 2, ...): binomial
+    # coefficients and the powers of 1/b and 1 - 1/b, so each term is three multiplications
+    # instead of a comb() and two powers (the figure of chapter 7 calls this for 64 flows).
+    choose = [[math.comb(i, j) for j in range(i + 1)] for i in range(flows + 1)]
+    powers = {b: ([(1.0 / b) ** j for j in range(flows + 1)],
+                  [(1.0 - 1.0 / b) ** k for k in range(flows + 1)]) for b in range(1, paths + 1)}
+
     def p_le(c):
         f = [1.0] + [0.0] * flows          # f[i]: P(i flows on 0 paths all <= c) for b = 0
         for b in range(1, paths + 1):
-            q = 1.0 / b
+            qj, rk = powers[b]
             g = [0.0] * (flows + 1)
             for i in range(flows + 1):
+                row = choose[i]
                 acc = 0.0
                 for j in range(0, min(c, i) + 1):
                     if f[i - j]:
-                        acc += math.comb(i, j) * q ** j * (1 - q) ** (i - j) * f[i - j]
+                        acc += row[j] * qj[j] * rk[i - j] * f[i - j]
                 g[i] = acc
             f = g
         return f[flows]

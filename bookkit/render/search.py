@@ -2,10 +2,12 @@
 
 Each edition gets one ``search-index.js`` that sets ``window.bookSearchIndex``: the section
 texts and titles, the Traditional/Simplified fold map and the glossary's query synonyms. It
-ships no index: ``website/static/search-engine.js`` tokenises the same text with the same
-rules (:mod:`bookkit.render.cjk`) and builds the same index in the browser when it is idle
-after load, as MkDocs does; the text, needed for snippets anyway, compresses far better than
-postings of CJK bigrams (zh: 45 KiB gzipped in all, against 54 KiB for the index alone).
+ships no index: in the browser, when it is idle after load, ``website/static/search-engine.js``
+feeds the same text to lunr.js's own Builder (the pinned ``lunr`` of ``website/package.json``,
+shipped as ``static/lunr.min.js``) with the same tokeniser (:mod:`bookkit.render.cjk`) and
+pipeline (lunr's stop-word filter and stemmer), as MkDocs does; the text, needed for snippets
+anyway, compresses far better than postings of CJK bigrams (zh: 45 KiB gzipped in all, against
+54 KiB for the index alone).
 
 Shipped format: ``window.bookSearchIndex=JSON.parse('...')`` (V8 parses a JSON string
 several times faster than the same object literal), UTF-8 with a BOM so it decodes right
@@ -14,11 +16,11 @@ boost], ...], "chapters": [...], "docs": [[url, chapter_no, section, text], ...]
 "t1s1t2s2...", "syn": [[avoid, use], ...], "keep": [word, ...]}`` (``syn``/``keep`` only for
 an edition with a glossary).
 
-:func:`index_payload` is the index the browser builds (`_compact_direct`, held equal to lunr.py's
-Builder by a test); :func:`expand` turns it into lunr's serialised index with lunr's BM25 field
-scores, computed with bit-identical arithmetic on both sides; :func:`search` queries it with
-lunr.py, and search-engine.js ranks the same way without shipping lunr.js (the browser tests
-compare the two on every golden query).
+:func:`index_payload` is the index lunr's Builder makes of it (`_compact_direct`, held equal to
+lunr.py's Builder by a test); :func:`expand` turns it into lunr's serialised index with lunr.js's
+BM25 field scores (held equal to the index lunr.js builds, in Node); :func:`search` queries it
+with lunr.py as search-engine.js queries with lunr.js (the browser tests compare the two on every
+golden query and on generated ones).
 """
 
 from __future__ import annotations
@@ -489,35 +491,15 @@ def _payload(names: list[str], terms: list[str], lengths: dict[str, list[int]],
     }
 
 
-_LN2 = 0.6931471805599453
-
-
-def _ln(x: float) -> float:
-    """Natural log for x >= 1 from +, -, *, / only, so Python and JS agree to the bit.
-
-    (``math.log`` and V8's ``Math.log`` may differ in the last place.) Mirrored by ``ln``
-    in search-engine.js.
-    """
-    k = 0
-    while x >= 2:
-        x = x / 2
-        k += 1
-    y = (x - 1) / (x + 1)
-    y2 = y * y
-    total = 0.0
-    term = y
-    for n in range(30):
-        total = total + term / (2 * n + 1)
-        term = term * y2
-    return k * _LN2 + 2 * total
-
-
 def expand(payload: dict) -> dict:
     """lunr's serialised index (as ``lunr.Index.load`` takes it) from `index_payload`'s terms,
     field lengths and postings.
 
     Scores are lunr's BM25 field scores (k1 = 1.2, b = 0.75, field boost, 3 decimals),
-    computed with the same operations, in the same order, as ``Index.weight`` in search-engine.js.
+    computed with the operations, in the order, of lunr.js 2.3.9's ``Builder.createFieldVectors``
+    and ``lunr.idf`` (the index the browser builds), not lunr.py's: lunr.py rounds with Python's
+    ``round`` where lunr.js does ``Math.round(score * 1000) / 1000``. ``test_index_build_parity``
+    holds this equal to the index lunr.js builds in Node.
     """
     fields = [f for f, _ in payload["fields"]]
     boosts = [boost for _, boost in payload["fields"]]
@@ -528,7 +510,7 @@ def expand(payload: dict) -> dict:
     for fi, field in enumerate(fields):
         for t, flat in enumerate(payload["postings"][fi]):
             df[t] += len(flat) // 2
-    idf = [_ln(1 + abs((ndocs - d + 0.5) / (d + 0.5))) for d in df]
+    idf = [math.log(1 + abs((ndocs - d + 0.5) / (d + 0.5))) for d in df]
     vectors = {(f, d): [] for f in fields for d in range(ndocs)}
     for fi, field in enumerate(fields):
         lengths = payload["lengths"][fi]
@@ -541,7 +523,7 @@ def expand(payload: dict) -> dict:
                 tf = flat[j + 1]
                 score = idf[t] * ((K1 + 1) * tf) / (K1 * (1 - B + B * (lengths[doc] / avg)) + tf)
                 score = score * boost
-                score = math.floor(score * 1000 + 0.5) / 1000
+                score = math.floor(score * 1000 + 0.5) / 1000   # Math.round for x >= 0
                 vectors[(field, doc)].extend((t, score))
                 postings[t][field][str(doc)] = {}
     field_vectors = [[f"{f}/{d}", elements] for (f, d), elements in vectors.items()]

@@ -6,7 +6,6 @@ caches whole indexes on disk by their documents (an unchanged edition is not ind
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from ..cache import Cache, key_of, sha256_bytes
 from ..model import ResolvedBook, ResolvedChapter, ResolvedEdition, TokenMeta
 from .html import plain_inline
 from .search import SearchDoc, Synonyms, build_search_assets
-from .website import chapter_context
+from .website import chapter_context, values_digest
 
 
 @dataclass
@@ -47,7 +46,7 @@ class SearchIndexer:
         Unknown names are not reported here: the render pass reports them with file:line.
         """
         memo_key = (str(chapter.source.path), chapter.digest, edition.labels_digest,
-                    _digest(sorted(chapter.values.items())))
+                    values_digest(chapter.values))
         docs = self._docs.get(memo_key)
         if docs is None:
             ctx = chapter_context(resolved, edition, chapter, {})
@@ -107,5 +106,3 @@ def section_docs(chapter: ResolvedChapter, ctx) -> list[SearchDoc]:
     return [d for d in docs if d.text or d.section]
 
 
-def _digest(obj) -> str:
-    return hashlib.sha256(repr(obj).encode()).hexdigest()

@@ -18,9 +18,26 @@ from .html import RenderContext, collect_math, fill_math, plain_inline, render_c
 from .site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                    templates_version)
 
-STATIC_FROM_NODE = {   # (lunr.js is not shipped: search-engine.js ranks as lunr does; see search.py)
+STATIC_FROM_NODE = {
+    "lunr.min.js": "lunr/lunr.min.js",   # search-engine.js builds and queries the index with it
     "katex/katex.min.css": "katex/dist/katex.min.css",
 }
+_VALUES_DIGESTS: dict[int, tuple[dict, str]] = {}   # id -> (values, digest), per build
+
+
+def values_digest(values: dict) -> str:
+    """The digest of a chapter's cell values, once per values dict: the three editions'
+    chapters, their bodies and their search documents share one dict, and its repr (every
+    bound value with its provenance) was most of a `--serve` rebuild's bookkeeping."""
+    known = _VALUES_DIGESTS.get(id(values))
+    if known is None or known[0] is not values:
+        known = _VALUES_DIGESTS[id(values)] = (values, _digest(sorted(values.items())))
+    return known[1]
+
+
+def forget_values_digests() -> None:
+    """At the start of a build: its cell values are new objects."""
+    _VALUES_DIGESTS.clear()
 
 
 def chapter_context(resolved: ResolvedBook, edition: ResolvedEdition,
@@ -53,7 +70,7 @@ def formulas(resolved: ResolvedBook, edition: ResolvedEdition,
 class EditionPages:
     """An edition's rendered pages and what they were rendered from."""
     nav_key: tuple
-    body_digests: dict[str, str]
+    bodies: dict[str, str]
     pages: dict[str, bytes]
 
 
@@ -100,7 +117,7 @@ class SiteRenderer:
                 # Everything a chapter's HTML depends on; under --serve an edit re-renders
                 # only the chapters whose inputs changed.
                 memo_key = (str(chapter.source.path), chapter.digest, edition.labels_digest,
-                            _digest(sorted(chapter.values.items())), sizes_digest,
+                            values_digest(chapter.values), sizes_digest,
                             _digest(sorted(wanted_math[(key, number)])),
                             scenarios.digest(chapter.scenarios))
                 done = self._rendered.get(memo_key)
@@ -152,25 +169,28 @@ class SiteRenderer:
             nav_key = (edition.labels_digest, version, templates,
                        _digest([(o.chapter.slug, o.title, o.sections) for o in outlines]),
                        _digest((editions_info, config)))
-            body_digests = {slug: _digest(body) for slug, body in bodies.items()}
             previous = self._pages.get(key)
             if previous is not None and previous.nav_key == nav_key:
-                changed = {slug for slug, d in body_digests.items()
-                           if previous.body_digests.get(slug) != d}
+                # The bodies themselves, not digests: an unchanged chapter's body is the same
+                # string object (from memory), so comparing costs nothing, where hashing the
+                # repr of every body was ~70 ms of each `--serve` rebuild of the real book.
+                changed = {slug for slug, body in bodies.items()
+                           if previous.bodies.get(slug) != body}
                 pages = previous.pages if not changed else render_pages(
                     self._jinja, edition.info, editions_info, outlines, bodies, has_math,
                     config, version, only=changed, previous=previous.pages)
             else:
                 pages = render_pages(self._jinja, edition.info, editions_info, outlines, bodies,
                                      has_math, config, version)
-            self._pages[key] = EditionPages(nav_key, body_digests, pages)
+            self._pages[key] = EditionPages(nav_key, dict(bodies), pages)
             for name, data in pages.items():
                 files[prefix + name] = data
                 if name != "404.html":
                     sitemap_urls.append(prefix + (name if name != "index.html" else ""))
             for (fid, lang), image in resolved.figures.items():
                 if lang == edition.info.lang:
-                    files[f"{prefix}figures/{fid}.{lang}.svg"] = image.svg.read_bytes()
+                    files[f"{prefix}figures/{fid}.{lang}.svg"] = (image.site_svg
+                                                                  or image.svg).read_bytes()
             page_count += len(pages)
         if errors:
             raise BuildError(None, None, "\n".join(e.render() for e in _unique(errors)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,14 +39,48 @@ class FigureTask:
     line: int
 
 
+def _share_mathtext_layouts(mathtext) -> None:
+    """One memo of laid-out math per process instead of one per renderer.
+
+    matplotlib keys its mathtext memo (50 entries) on the parser, and every renderer (the one
+    `tight_layout` measures with, the SVG one, each new figure's) has its own parser, so the
+    same log-axis label (`$\\mathdefault{10^{3}}$`) was laid out again by pyparsing for every
+    renderer: ~20 % of drawing the book's figures. The result depends only on the arguments
+    and the parser's output type, which key this memo. Written by hand because matplotlib
+    offers no setting for it; `_parse_cached` is private, hence the guard (and matplotlib's
+    version keys the figure cache).
+    """
+    parser = mathtext.MathTextParser
+    inner = getattr(parser._parse_cached, "__wrapped__", None)
+    if inner is None or getattr(parser, "_bookkit_shared", False):
+        return
+    memo: dict = {}
+
+    def parse_shared(self, s, dpi, prop, antialiased, load_glyph_flags):
+        key = (self._output_type, s, dpi, prop, antialiased, load_glyph_flags)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = inner(self, s, dpi, prop, antialiased, load_glyph_flags)
+        return found
+
+    parser._parse_cached = parse_shared
+    parser._bookkit_shared = True
+
+
 def _setup_matplotlib():
     import matplotlib
     matplotlib.use("Agg")
+    import matplotlib.mathtext
+    _share_mathtext_layouts(matplotlib.mathtext)
     from matplotlib import font_manager
     # Register the CJK fonts by file: a font cache made before they were installed would
-    # otherwise make matplotlib fall back silently to a font without CJK glyphs (tofu).
+    # otherwise make matplotlib fall back silently to a font without CJK glyphs (tofu). Once per
+    # process: `addfont` appends the faces again and empties matplotlib's font-lookup memo,
+    # so each figure drawn in a worker made every later font lookup score a longer list from
+    # scratch (20 more faces a figure).
+    known = {entry.fname for entry in font_manager.fontManager.ttflist}
     for path in NOTO_CJK_FILES:
-        if os.path.exists(path):
+        if os.path.exists(path) and path not in known:
             font_manager.fontManager.addfont(path)
     import matplotlib.pyplot as plt
     plt.rcParams.update({
@@ -116,8 +151,38 @@ def draw_figure(script: str, lang: str, root: str,
                          + problems[0] + " (install fonts-noto-cjk; use only characters the "
                          "Noto CJK and DejaVu fonts cover)")
     from ..cache import FileHasher
-    return JobResult(ok=True, value={**{fmt: data.getvalue() for fmt, data in saved.items()},
-                                     "texts": texts}, deps=recorder.collect(FileHasher()))
+    value = {**{fmt: data.getvalue() for fmt, data in saved.items()}, "texts": texts}
+    if "svg" in value:
+        # a short prefix: ids are referenced by every glyph of the text drawn as paths
+        value["site"] = themed_svg(value["svg"], "f" + hashlib.sha256(
+            f"{Path(script).stem}|{lang}".encode()).hexdigest()[:6])
+    return JobResult(ok=True, value=value, deps=recorder.collect(FileHasher()))
+
+
+#: keys the cached SVG entries: bump when what is stored for a figure changes
+SVG_FORMAT = "themed-1"
+#: figures drawn in one worker process in turn: later ones reuse the fonts, the math layouts and
+#: the imported libraries of the earlier ones (a process per figure paid for them every time)
+BATCH = 8
+
+
+def draw_batch(items: tuple[tuple[str, str, tuple[str, ...]], ...], root: str) -> JobResult:
+    """Worker body: draw each (script, lang, formats) in turn; one result per item.
+
+    The items share a language, so the math and text layouts measured for one figure (tick
+    labels, mostly) serve the next. Each figure still records its own dependencies.
+    """
+    import traceback
+    results = {}
+    for script, lang, formats in items:
+        try:
+            results[(script, lang)] = draw_figure(script, lang, root, formats)
+        except BaseException:   # this figure fails; the batch goes on
+            results[(script, lang)] = JobResult(ok=False, error=traceback.format_exc())
+        finally:
+            import matplotlib.pyplot as plt
+            plt.close("all")
+    return JobResult(ok=True, value=results)
 
 
 def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: Path,
@@ -132,7 +197,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
     `drawn`, if given, receives the "figure|lang" names that were not in the cache.
     """
     images: dict[tuple[str, str], FigureImage] = {}
-    jobs, keys, found = [], {}, {}
+    missing_items, keys, found = [], {}, {}
     out_dir.mkdir(parents=True, exist_ok=True)
     unique: dict[tuple[str, str], FigureTask] = {}
     for task in tasks:
@@ -144,7 +209,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         code = task.script.read_bytes()
         name = f"{fid}|{lang}"
         fmt_keys = {fmt: key_of("figure", code, lang, library_versions(), FONT_FAMILIES[lang],
-                                fmt) for fmt in formats}
+                                fmt, *((SVG_FORMAT,) if fmt == "svg" else ())) for fmt in formats}
         memo_key = tuple(sorted(fmt_keys.values()))
         remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and all(
@@ -160,6 +225,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             hit = cache.get("figures", key, deps)
             if hit is not None:
                 value[fmt], value["texts"] = hit["data"], hit["texts"]
+                if "site" in hit:
+                    value["site"] = hit["site"]
         if deps_out is not None:
             deps_out[name] = deps
         missing = tuple(fmt for fmt in formats if fmt not in value)
@@ -169,19 +236,19 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                 memo[memo_key] = (deps, images[(fid, lang)])
             continue
         keys[name], found[name] = (fmt_keys, memo_key), value
-        jobs.append((name, draw_figure, (str(task.script), lang, str(root), missing)))
+        missing_items.append((name, str(task.script), lang, missing))
     if drawn is not None:
-        drawn.extend(name for name, _f, _a in jobs)
-    if jobs:
+        drawn.extend(name for name, *_ in missing_items)
+    if missing_items:
         if progress:
-            progress(f"drawing {len(jobs)} figure image(s) on {workers} worker(s)")
+            progress(f"drawing {len(missing_items)} figure image(s) on {workers} worker(s)")
         # Forked workers inherit an imported matplotlib with the CJK fonts registered: about
         # 1 s less per figure than importing it in every job. matplotlib is not a local
         # module, so dependency recording (local files only) is unaffected.
         _setup_matplotlib()
-        done = run_jobs(jobs, workers=workers, timeout=timeout)
+        results = _draw_all(missing_items, str(root), workers, timeout)
         errors = []
-        for name, result in sorted(done.items()):
+        for name, result in sorted(results.items()):
             fid, lang = name.split("|")
             task = unique[(fid, lang)]
             if not result.ok:
@@ -191,9 +258,11 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                 continue
             fmt_keys, memo_key = keys[name]
             for fmt, data in result.value.items():
-                if fmt != "texts":
-                    cache.put("figures", fmt_keys[fmt],
-                              {"data": data, "texts": result.value["texts"]}, result.deps)
+                if fmt in fmt_keys:
+                    entry = {"data": data, "texts": result.value["texts"]}
+                    if fmt == "svg":
+                        entry["site"] = result.value["site"]
+                    cache.put("figures", fmt_keys[fmt], entry, result.deps)
             if deps_out is not None:
                 deps_out[name] = result.deps or {}
             images[(fid, lang)] = _write(out_dir, fid, lang, {**found[name], **result.value})
@@ -204,12 +273,44 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
     return images
 
 
+def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str, JobResult]:
+    """Draw the (name, script, lang, formats) items in batches of one language, so that a
+    worker process serves several figures; a batch that dies or overruns its time is drawn
+    again one figure per process, to name the figure at fault."""
+    by_lang: dict[str, list] = {}
+    for item in items:
+        by_lang.setdefault(item[2], []).append(item)
+    batches = [group[i:i + BATCH] for group in by_lang.values()
+               for i in range(0, len(group), BATCH)]
+    batches.sort(key=len, reverse=True)   # the short remainders last: both workers end together
+    jobs = [(str(n), draw_batch, (tuple((script, lang, fmts) for _name, script, lang, fmts in b),
+                                  root)) for n, b in enumerate(batches)]
+    results: dict[str, JobResult] = {}
+    retry = []
+    # A batch's time limit: its figures' limits together (each figure keeps its own).
+    longest = timeout * max(len(b) for b in batches)
+    for n, done in run_jobs(jobs, workers=workers, timeout=longest).items():
+        batch = batches[int(n)]
+        if not done.ok:
+            retry.extend(batch)
+            continue
+        for name, script, lang, _fmts in batch:
+            results[name] = done.value[(script, lang)]
+    if retry:
+        single = [(name, draw_figure, (script, lang, root, fmts))
+                  for name, script, lang, fmts in retry]
+        results.update(run_jobs(single, workers=workers, timeout=timeout))
+    return results
+
+
 def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
+    """Write the image files: `<id>.<lang>.svg` and `.pdf` as drawn (the PDF and EPUB use
+    them), and `<id>.<lang>.site.svg`, the SVG whose neutral colours follow the site's theme."""
     paths = {}
-    for fmt in ("svg", "pdf"):
+    for fmt, suffix in (("svg", "svg"), ("pdf", "pdf"), ("site", "site.svg")):
         if fmt not in value:
             continue
-        path = paths[fmt] = out_dir / f"{fid}.{lang}.{fmt}"
+        path = paths[fmt] = out_dir / f"{fid}.{lang}.{suffix}"
         data = value[fmt]
         if not path.exists() or path.read_bytes() != data:
             # Atomic: a concurrent build (tests, a second terminal) never reads half a file.
@@ -217,7 +318,40 @@ def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
             tmp.write_bytes(data)
             os.replace(tmp, path)
     return FigureImage(figure_id=fid, lang=lang, svg=paths["svg"], pdf=paths.get("pdf"),
-                       texts=tuple(value["texts"]))
+                       texts=tuple(value["texts"]), site_svg=paths.get("site"))
+
+
+_GREY = re.compile(rb"(fill|stroke): #([0-9a-f]{2})\2\2\b")
+_ID = re.compile(rb'\bid="([^"]+)"')
+_REF = re.compile(rb'(href="#|url\(#)([^")]+)')
+
+
+def themed_svg(svg: bytes, prefix: str) -> bytes:
+    """The site's copy of a figure: its greys (text, axes, grid, white background) follow the
+    page's theme; the data colours, mid-tones legible on light and dark, stay.
+
+    Each grey g becomes `var(--fig-kGG, #gggggg)`, defined in the SVG's own style sheet as the
+    mix of the page's `--fig-ink` and `--fig-paper` that gives g on black ink and white paper.
+    Inline in a page (app.js inlines figures so that page CSS reaches them) the page's theme
+    sets ink and paper. Shown as an image (no JavaScript, a feed reader), the page's variables
+    do not reach it, the definitions are invalid, and every fallback is the drawn grey: the
+    figure looks as drawn. Ids get the figure's prefix so that several inline figures on one
+    page do not share ids. A byte-level rewrite of matplotlib's SVG writer's output (the form
+    is fixed: `style="fill: #rrggbb; ..."`), ~1 ms a figure, instead of a second drawing.
+    """
+    greys = sorted(set(m.group(2) for m in _GREY.finditer(svg)) | {b"00"})
+    pre = prefix.encode()
+    out = _GREY.sub(lambda m: b"%s: var(--fig-k%s, #%s)" % (
+        m.group(1), m.group(2), m.group(2) * 3), svg)
+    out = _ID.sub(lambda m: b'id="%s-%s"' % (pre, m.group(1)), out)
+    out = _REF.sub(lambda m: m.group(1) + pre + b"-" + m.group(2), out)
+    mixes = "".join(f"--fig-k{g.decode()}:color-mix(in srgb,var(--fig-ink) "
+                    f"{(255 - int(g, 16)) / 2.55:.2f}%,var(--fig-paper));" for g in greys)
+    style = ("svg.bk-fig *{stroke-linejoin:round;stroke-linecap:butt}"
+             "svg.bk-fig{fill:var(--fig-k00,#000000)}"
+             f"@supports (color:color-mix(in srgb,red,blue)){{svg.bk-fig{{{mixes}}}}}")
+    out = out.replace(b"*{stroke-linejoin: round; stroke-linecap: butt}", style.encode(), 1)
+    return out.replace(b"<svg ", b'<svg class="bk-fig" ', 1)
 
 
 def svg_size(svg_bytes: bytes) -> tuple[int, int]:

@@ -88,6 +88,7 @@ def build_site(dest: Path, corpus: dict, assets: dict) -> Path:
     (site / "static").mkdir(parents=True)
     for name in ("search.js", "search-engine.js", "search.css"):
         shutil.copy(STATIC / name, site / "static" / name)
+    shutil.copy(LUNR_MIN, site / "static" / "lunr.min.js")   # as the build copies it
     for lang, sub in EDITION_DIRS.items():
         edition = site / sub
         edition.mkdir(parents=True, exist_ok=True)

@@ -165,7 +165,12 @@ def _typed(page, url, query):
     page.focus("#search-input")
     page.evaluate("window.bookSearch.ready.then(() => true)")
     page.keyboard.type(query)
-    page.wait_for_selector("#search-results li")
+    # the list shown is the whole query's (not that of a prefix typed on the way)
+    page.wait_for_function("""q => {
+        const want = window.bookSearch.query(q);
+        const got = [...document.querySelectorAll('#search-results li a')].map(a => a.getAttribute('href'));
+        return want.length > 0 && got.length === want.length && got.every((h, i) => h.endsWith(want[i]));
+    }""", arg=query)
 
 
 def test_snippets_show_math_as_text_and_whole_words(built_site, site_url, browser):

@@ -99,3 +99,144 @@ def test_site_build_draws_svg_only_and_the_pdf_build_adds_the_pdf(tmp_path):
     assert drawn == ["fig-bars|zh-Hans"] and image.pdf.read_bytes().startswith(b"%PDF")
     assert resolve(("svg", "pdf"))[0] == [] and resolve(("svg",))[0] == []
     assert "带宽" in image.texts
+
+
+def _bars(root, name, body="fig.add_subplot().bar([0, 1], [1, 2]); fig.suptitle(t['t'])"):
+    script = root / "manuscripts" / "figures" / f"{name}.py"
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text('STRINGS = {l: {"t": {"zh-Hans": "带宽", "en": "Bandwidth", "zh-Hant": "頻寬"}[l]}'
+                      ' for l in ("zh-Hans", "en", "zh-Hant")}\n'
+                      f"def draw(fig, t):\n    {body}\n")
+    return script
+
+
+def test_figures_drawn_in_one_worker_match_figures_drawn_alone(tmp_path):
+    """Figures share a worker process (fonts, math layouts); each one's bytes and recorded
+    dependencies must be what drawing it alone gives, and a failing figure names itself."""
+    from bookkit.cache import Cache
+    from bookkit.resolve.figures import FigureTask, resolve_figures
+
+    root = tmp_path / "book"
+    scripts = {
+        "log": _bars(root, "log", "ax = fig.add_subplot(); ax.set_yscale('log'); "
+                     "ax.plot([1, 2, 3], [10, 1e3, 1e5]); ax.set_title(t['t'])"),
+        "data": _bars(root, "data", "ax = fig.add_subplot(); "
+                      "ax.plot(*zip(*[map(float, l.split()) for l in open('manuscripts/figures/"
+                      "points.txt')])); ax.set_xlabel(t['t'])"),
+        "broken": _bars(root, "broken", "raise ValueError('no data for this figure')"),
+    }
+    (root / "manuscripts" / "figures" / "points.txt").write_text("0 1\n1 3\n2 2\n")
+    tasks = [FigureTask(f"fig-{name}", script, lang, "manuscripts/01.md", n + 1)
+             for n, (name, script) in enumerate(scripts.items()) for lang in ("en", "zh-Hans")]
+    cache = Cache(tmp_path / "cache", enabled=False, base=root)
+    with pytest.raises(Exception) as failed:
+        resolve_figures(tasks, root, cache, root / "build" / "figures", workers=1,
+                        formats=("svg",))
+    assert "fig-broken" in str(failed.value) and "no data for this figure" in str(failed.value)
+    assert "fig-log" not in str(failed.value) and "fig-data" not in str(failed.value)
+    deps: dict = {}
+    together = resolve_figures([t for t in tasks if t.figure_id != "fig-broken"], root, cache,
+                               root / "build" / "together", workers=1, formats=("svg",),
+                               deps_out=deps)
+    assert len(together) == 4
+    for (fid, lang), image in together.items():
+        name = fid.removeprefix("fig-")
+        alone = run_jobs([("f", draw_figure, (str(scripts[name]), lang, str(root), ("svg",)))])
+        assert alone["f"].ok, alone["f"].error
+        assert image.svg.read_bytes() == alone["f"].value["svg"], (fid, lang)
+        assert image.site_svg.read_bytes() == alone["f"].value["site"], (fid, lang)
+        assert sorted(deps[f"{fid}|{lang}"]) == sorted(alone["f"].deps), (fid, lang)
+    assert "manuscripts/figures/points.txt" in deps["fig-data|en"]
+    assert "manuscripts/figures/points.txt" not in deps["fig-log|en"]
+
+
+def test_site_svg_greys_follow_the_page_and_fall_back_to_the_drawn_colours():
+    """The site's copy maps greys to theme variables (with the drawn colour as fallback),
+    keeps data colours, and prefixes ids so that several inline figures never share one."""
+    import re
+
+    from bookkit.resolve.figures import themed_svg
+    script = ROOT / "manuscripts" / "figures" / "ch04_generations.py"
+    result = draw(script, "en")
+    drawn, site = result.value["svg"].decode(), result.value["site"].decode()
+    assert site == themed_svg(result.value["svg"], site.split('id="')[1].split("-")[0]).decode()
+    assert re.search(r"(fill|stroke): #([0-9a-f]{2})\2\2\b", drawn)
+    assert not re.search(r"(fill|stroke): #([0-9a-f]{2})\2\2\b", site)   # every grey themed
+    assert "fill: var(--fig-kff, #ffffff)" in site                  # the background
+    assert "stroke: var(--fig-k00, #000000)" in site                # axes
+    for colour in ("#4c72b0", "#dd8452"):                           # data colours stay
+        assert drawn.count(colour) == site.count(colour) > 0
+    ids = re.findall(r'\bid="([^"]+)"', site)
+    assert len(ids) == len(set(ids)) and len({i.split("-")[0] for i in ids}) == 1
+    refs = set(re.findall(r'(?:href="#|url\(#)([^")]+)', site))
+    assert refs and refs <= set(ids)
+    other = draw(ROOT / "manuscripts" / "figures" / "roofline.py", "en").value["site"].decode()
+    assert not set(re.findall(r'\bid="([^"]+)"', other)) & set(ids)
+
+
+def _figure_colours(page):
+    return page.evaluate("""() => {
+        const svg = document.querySelector('figure svg.bk-fig');
+        const style = el => getComputedStyle(el);
+        const axis = [...svg.querySelectorAll('path')].find(
+            p => (p.getAttribute('style') || '').includes('stroke: var(--fig-k00'));
+        const glyph = svg.querySelector('g[id$="text_1"] use');
+        const paper = svg.querySelector('path');
+        return {text: style(glyph).fill, axis: style(axis).stroke, paper: style(paper).fill,
+                data: [...svg.querySelectorAll('path')].map(p => style(p).fill)
+                      .filter(c => c === 'rgb(76, 114, 176)').length};
+    }""")
+
+
+def _luminance(colour: str) -> float:
+    """`rgb(r, g, b)`, or `color(srgb r g b)` (how Chromium gives a computed color-mix)."""
+    inner = colour[colour.index("(") + 1:colour.rindex(")")]
+    if colour.startswith("color("):
+        r, g, b = (float(x) for x in inner.split()[1:4])
+    else:
+        r, g, b = (int(x) / 255 for x in inner.split(",")[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+def test_figures_follow_the_theme_and_the_toggle(browser, site_url, width):
+    ctx = browser.new_context(color_scheme="light", viewport={"width": width, "height": 800})
+    try:
+        page = ctx.new_page()
+        page.goto(site_url + "en/accelerators.html")
+        page.locator("figure").first.scroll_into_view_if_needed()
+        page.wait_for_selector("figure svg.bk-fig")
+        svg = page.locator("figure svg.bk-fig").first
+        assert svg.get_attribute("role") == "img" and svg.get_attribute("aria-label")
+        assert svg.bounding_box()["width"] <= width
+        light = _figure_colours(page)
+        assert _luminance(light["paper"]) > 0.9 and _luminance(light["text"]) < 0.1
+        page.click(".theme-toggle")
+        dark = _figure_colours(page)
+        assert _luminance(dark["paper"]) < 0.2            # no light card on a dark page
+        assert _luminance(dark["text"]) > 0.7 and _luminance(dark["axis"]) > 0.7
+        assert dark["text"] != light["text"] and dark["axis"] != light["axis"]
+        assert dark["data"] == light["data"] > 0          # data colours keep their meaning
+        page.click(".theme-toggle")
+        assert _figure_colours(page) == light
+    finally:
+        ctx.close()
+
+
+def test_figures_start_dark_on_a_dark_page_and_stand_alone_as_drawn(browser, site_url,
+                                                                    built_site):
+    ctx = browser.new_context(color_scheme="dark")
+    try:
+        page = ctx.new_page()
+        page.goto(site_url + "getting-started.html")
+        page.locator("figure").first.scroll_into_view_if_needed()
+        page.wait_for_selector("figure svg.bk-fig")
+        assert _luminance(_figure_colours(page)["paper"]) < 0.2
+        # The same file opened on its own (as an <img> shows it without JavaScript): the
+        # page's variables do not reach it, so every grey falls back to the drawn one.
+        name = sorted((built_site / "figures").glob("*.svg"))[0].name
+        page.goto(site_url + "figures/" + name)
+        paper = page.evaluate("getComputedStyle(document.querySelector('path')).fill")
+        assert paper == "rgb(255, 255, 255)"
+    finally:
+        ctx.close()

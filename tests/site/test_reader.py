@@ -216,12 +216,14 @@ def test_a_tapped_figure_opens_full_screen_large_enough_to_read(context_factory,
     page.goto(site_url + CHAPTER4)
     figure = page.locator("figure").first
     figure.scroll_into_view_if_needed()
-    img = figure.locator("img").first
+    # app.js puts the figure's SVG inline (it follows the theme) once it nears the viewport
+    page.wait_for_selector("figure svg.bk-fig")
+    img = figure.locator("svg.bk-fig").first
     natural = float(img.get_attribute("width"))
     on_page = img.bounding_box()["width"]
     img.tap()
     page.wait_for_selector("dialog.figure-zoom[open]")
-    zoomed = page.locator("dialog.figure-zoom img").bounding_box()["width"]
+    zoomed = page.locator("dialog.figure-zoom svg").bounding_box()["width"]
     # legends drawn at 9 pt in a 460.8 pt wide figure are 12 px at its own size (614 px) and
     # ~6 px on the phone page; zoomed at least 1.25 times its size, they read at 15 px or more
     assert zoomed >= 1.25 * natural and zoomed >= 2.3 * on_page, (natural, on_page, zoomed)

@@ -55,6 +55,42 @@ def test_edit_reloads_open_page_and_errors_show_in_page(server, browser):
     page.close()
 
 
+def test_text_edit_swaps_the_changed_block_without_a_reload(server, browser):
+    """A paragraph edit updates the open page in place: no reload (a page global survives),
+    the scroll position and the inlined figures stay, and only the edited text is new. An
+    edit of something else than chapter text (a stylesheet) reloads the page."""
+    book, port, _ = server
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    page.goto(f"http://127.0.0.1:{port}/en/accelerators.html")
+    page.locator("figure").nth(1).scroll_into_view_if_needed()
+    page.wait_for_selector("figure svg.bk-fig")
+    page.evaluate("""() => { window.__samePage = true;
+        const ps = [...document.querySelectorAll('main article > p')];
+        ps.forEach(p => { p.__old = true; }); }""")
+    scroll = page.evaluate("window.scrollY")
+    assert scroll > 500
+    inlined = page.locator("figure svg.bk-fig").count()
+    path = book / "book-en" / "04-accelerators.md"
+    original = path.read_text()
+    lines = original.split("\n")
+    first_h3 = next(i for i, line in enumerate(lines) if line.startswith("### "))
+    target = next(i for i in range(first_h3 + 1, len(lines)) if lines[i].strip())
+    lines[target] += " A sentence swapped in place."
+    path.write_text("\n".join(lines))
+    page.wait_for_selector("text=A sentence swapped in place.", timeout=30_000)
+    assert page.evaluate("window.__samePage") is True
+    # where the reader was stays (give or take scroll anchoring's line for the longer paragraph)
+    assert abs(page.evaluate("window.scrollY") - scroll) <= 40
+    assert page.locator("figure svg.bk-fig").count() == inlined
+    # Only the edited text changed: every paragraph is still the element it was.
+    assert page.evaluate("[...document.querySelectorAll('main article > p')]"
+                         ".every(p => p.__old)")
+    css = book / "website" / "static" / "style.css"
+    css.write_text(css.read_text() + "\n/* edited */\n")
+    page.wait_for_function("window.__samePage === undefined", timeout=30_000)
+    page.close()
+
+
 def test_port_in_use_is_a_one_line_error(server):
     book, port, _ = server
     result = subprocess.run([sys.executable, "-m", "bookkit", "serve", "--port", str(port)],

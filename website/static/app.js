@@ -252,4 +252,36 @@
     btn.addEventListener("click", function () { openZoom(figure); });
     figure.querySelector("picture, img, svg").addEventListener("click", function () { openZoom(figure); });
   });
+
+  // Figures follow the theme. Their SVGs draw text, axes, grid and background in greys that
+  // mix the page's --fig-ink and --fig-paper (bookkit/resolve/figures.py, themed_svg), which
+  // reach an SVG only inline: so each figure's <img> is swapped for its SVG when it comes near
+  // the viewport (the file is the one the <img> loads, from the browser's cache). Without
+  // JavaScript the <img> stays and shows the figure as drawn, on its light card.
+  function inlineFigure(img) {
+    fetch(img.currentSrc || img.src).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (text) {
+      var svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+      if (!svg || svg.nodeName !== "svg" || !svg.classList.contains("bk-fig")) return;
+      svg = document.importNode(svg, true);
+      svg.setAttribute("width", img.getAttribute("width"));
+      svg.setAttribute("height", img.getAttribute("height"));
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", img.alt);
+      var figure = img.parentNode;
+      img.replaceWith(svg);
+      svg.addEventListener("click", function () { openZoom(figure); });   // as the <img> did
+    }).catch(function () { /* keep the image */ });
+  }
+  var figures = document.querySelectorAll("figure > img[src$='.svg']");
+  if (figures.length && "IntersectionObserver" in window && window.fetch) {
+    var near = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) {
+        if (e.isIntersecting) { near.unobserve(e.target); inlineFigure(e.target); }
+      });
+    }, { rootMargin: "600px 0px" });
+    figures.forEach(function (img) { near.observe(img); });
+  }
 })();

@@ -1,6 +1,9 @@
-/* Book search engine (loaded by search.js): the index built from data-root + "search-index.js"
- * in idle slices, lunr 2.3.9's ranking, the results UI. Mirrors bookkit/render/cjk.py and
- * search.py, whose docstrings explain; tests/search checks parity. ASCII only on purpose. */
+/* Book search engine (loaded by search.js with lunr.min.js, the pinned lunr 2.3.9): lunr's
+ * Builder indexes the shipped section text of data-root + "search-index.js" in idle slices,
+ * with this file's CJK tokeniser and lunr's stop-word filter and stemmer (the pipeline
+ * search.py gives lunr.py); lunr's Index ranks; then the results UI. The tokeniser, query
+ * rules and glossary rewriting mirror bookkit/render/cjk.py and search.py, whose docstrings
+ * explain; tests/search checks parity. ASCII only on purpose. */
 (function () {
   "use strict";
 
@@ -80,236 +83,70 @@
     return m;
   }
 
-  /* Natural log for x >= 1 from +, -, *, / only, so JS and Python agree to the bit
-     (mirror of search.py _ln; Math.log and glibc's log may differ in the last place). */
-  var LN2 = 0.6931471805599453;
-  function ln(x) {
-    var k = 0;
-    while (x >= 2) { x = x / 2; k += 1; }
-    var y = (x - 1) / (x + 1), y2 = y * y, total = 0, term = y;
-    for (var n = 0; n < 30; n++) {
-      total = total + term / (2 * n + 1);
-      term = term * y2;
+  /* ---------------------------------------------------------------- lunr */
+
+  /* lunr.js: window.lunr in the browser (search.js loads lunr.min.js first), use(require("lunr"))
+     in Node. */
+  var L = null;
+  function use(lunr) { L = lunr; }
+  function lib() { return L || (L = window.lunr); }
+
+  var stemMemo = new Map();
+  function stem(w) {
+    var hit = stemMemo.get(w);
+    if (hit === undefined) {
+      hit = lib().stemmer(new L.Token(w)).toString();
+      stemMemo.set(w, hit);
     }
-    return k * LN2 + 2 * total;
+    return hit;
   }
+  function isStopWord(w) { return lib().stopWordFilter(new L.Token(w)) === undefined; }
 
-  var K1 = 1.2, B = 0.75;
-
-  /* ---------------------------------------------------------------- words */
-
-  /* lunr's English stop words (search.py uses lunr.py's list; the parity test compares both
-     and lunr.js's). */
-  var STOP = new Set("a able about across after all almost also am among an and any are as at be because been but by can cannot could dear did do does either else ever every for from get got had has have he her hers him his how however i if in into is it its just least let like likely may me might most must my neither no nor not of off often on only or other our own rather said say says she should since so some than that the their them then there these they this tis to too twas us wants was we were what when where which while who whom why will with would yet you your".split(" "));
-  function isStopWord(w) { return STOP.has(w); }
-
-  /* lunr.js 2.3.9's stemmer, as search.py stem_js ports it (parity-tested against lunr.js).
-     Why not lunr.js: the browser needs only this and the scorer below, a sixth of its bytes. */
-  var stem = (function () {
-    var C = "[^aeiou][^aeiouy]*", v = "[aeiouy]", V = v + "[aeiou]*";
-    var mgr0 = new RegExp("^(" + C + ")?" + V + C), meq1 = new RegExp("^(" + C + ")?" + V + C + "(" + V + ")?$");
-    var mgr1 = new RegExp("^(" + C + ")?" + V + C + V + C), sv = new RegExp("^(" + C + ")?" + v);
-    var cvc = new RegExp("^" + C + v + "[^aeiouwxy]$");
-    var step2 = { ational: "ate", tional: "tion", enci: "ence", anci: "ance", izer: "ize", bli: "ble",
-      alli: "al", entli: "ent", eli: "e", ousli: "ous", ization: "ize", ation: "ate", ator: "ate",
-      alism: "al", iveness: "ive", fulness: "ful", ousness: "ous", aliti: "al", iviti: "ive",
-      biliti: "ble", logi: "log" };
-    var step3 = { icate: "ic", ative: "", alize: "al", iciti: "ic", ical: "ic", ful: "", ness: "" };
-    var re2 = new RegExp("^(.+?)(" + Object.keys(step2).join("|") + ")$");
-    var re3 = new RegExp("^(.+?)(" + Object.keys(step3).join("|") + ")$");
-    var re4 = /^(.+?)(al|ance|ence|er|ic|able|ible|ant|ement|ment|ent|ou|ism|ate|iti|ous|ive|ize)$/;
-    var memo = new Map();
-    function porter(w) {
-      if (w.length < 3) return w;
-      var first = w.charAt(0), m;
-      if (first === "y") w = "Y" + w.slice(1);
-      if (/^(.+?)(ss|i)es$/.test(w)) w = w.replace(/^(.+?)(ss|i)es$/, "$1$2");
-      else if (/^(.+?)([^s])s$/.test(w)) w = w.replace(/^(.+?)([^s])s$/, "$1$2");
-      if ((m = /^(.+?)eed$/.exec(w))) {
-        if (mgr0.test(m[1])) w = w.replace(/.$/, "");
-      } else if ((m = /^(.+?)(ed|ing)$/.exec(w))) {
-        if (sv.test(m[1])) {
-          w = m[1];
-          if (/(at|bl|iz)$/.test(w)) w += "e";
-          else if (/([^aeiouylsz])\1$/.test(w)) w = w.replace(/.$/, "");
-          else if (cvc.test(w)) w += "e";
+  /* lunr's Builder set up as search.py's compact_with_lunr_builder sets up lunr.py's: fields and
+     boosts from the payload, refs are document numbers, the CJK tokeniser (Traditional folded to
+     Simplified, bigrams), then lunr's stop-word filter and stemmer. add(row) takes one shipped
+     document, so the build can run in idle slices; the Latin words are counted as they pass, for
+     "did you mean". */
+  function Indexer(payload, charmap) {
+    var lunr = lib(), b = new lunr.Builder(), words = new Map(), seen = new Map();
+    b.ref("id");
+    payload.fields.forEach(function (f) { b.field(f[0], { boost: f[1] }); });
+    b.pipeline.add(lunr.stopWordFilter, lunr.stemmer);
+    b.searchPipeline.add(lunr.stemmer);
+    b.tokenizer = function (text) {
+      return tokenize(text, charmap).map(function (t) {
+        var word = seen.get(t);
+        if (word === undefined) {
+          word = classOf(String.fromCodePoint(t.codePointAt(0))) !== "C" && !isStopWord(t);
+          seen.set(t, word);
         }
-      }
-      if ((m = /^(.+?[^aeiou])y$/.exec(w))) w = m[1] + "i";
-      if ((m = re2.exec(w)) && mgr0.test(m[1])) w = m[1] + step2[m[2]];
-      if ((m = re3.exec(w)) && mgr0.test(m[1])) w = m[1] + step3[m[2]];
-      if ((m = re4.exec(w))) {
-        if (mgr1.test(m[1])) w = m[1];
-      } else if ((m = /^(.+?)(s|t)(ion)$/.exec(w))) {
-        if (mgr1.test(m[1] + m[2])) w = m[1] + m[2];
-      }
-      if ((m = /^(.+?)e$/.exec(w))) {
-        if (mgr1.test(m[1]) || (meq1.test(m[1]) && !cvc.test(m[1]))) w = m[1];
-      }
-      if (/ll$/.test(w) && mgr1.test(w)) w = w.replace(/.$/, "");
-      if (first === "y") w = "y" + w.slice(1);
-      return w;
-    }
-    return function (w) {
-      var hit = memo.get(w);
-      if (hit === undefined) { hit = porter(w); memo.set(w, hit); }
-      return hit;
-    };
-  })();
-
-  /* ---------------------------------------------------------------- index */
-
-  /* The index from the shipped text (mirror of search.py _compact_direct); add() takes one
-     document, so the build can run in idle slices; Latin words are counted for "did you mean". */
-  function Builder(payload, charmap) {
-    this.payload = payload;
-    this.charmap = charmap;
-    this.names = payload.fields.map(function (f) { return f[0]; });
-    this.termIndex = new Map();
-    this.terms = [];
-    this.termOf = new Map();
-    this.lengths = this.names.map(function () { return []; });
-    this.postings = this.names.map(function () { return []; });
-    this.last = this.names.map(function () { return []; });
-    this.words = new Map();
-    this.ndocs = 0;
-  }
-
-  Builder.prototype.term = function (tok) {
-    var t = this.termOf.get(tok);
-    if (t === undefined) {
-      t = isStopWord(tok) ? null : stem(tok);
-      this.termOf.set(tok, t);
-    }
-    return t;
-  };
-
-  Builder.prototype.add = function (row) {
-    var doc = this.ndocs++, chapter = this.payload.chapters[row[1]];
-    var texts = { s: row[2], c: chapter === row[2] ? "" : chapter, b: row[3] };
-    var names = this.names, nfields = names.length, termIndex = this.termIndex;
-    var terms = this.terms, postings = this.postings, lasts = this.last, words = this.words;
-    for (var fi = 0; fi < nfields; fi++) {
-      var tokens = tokenize(texts[names[fi]], this.charmap), counts = new Map(), len = 0;
-      for (var i = 0; i < tokens.length; i++) {
-        var tok = tokens[i], term = this.term(tok);
-        if (term === null) continue;
-        len++;
-        counts.set(term, (counts.get(term) || 0) + 1);
-        if (!isCJK(tok)) words.set(tok, (words.get(tok) || 0) + 1);
-      }
-      this.lengths[fi].push(len);
-      var plist = postings[fi], last = lasts[fi];
-      counts.forEach(function (n, term) {
-        var t = termIndex.get(term);
-        if (t === undefined) {
-          t = terms.length;
-          termIndex.set(term, t);
-          terms.push(term);
-          for (var f = 0; f < nfields; f++) { postings[f].push([]); lasts[f].push(0); }
-        }
-        plist[t].push(doc - last[t], n);
-        last[t] = doc;
+        if (word) words.set(t, (words.get(t) || 0) + 1);
+        return new lunr.Token(t, {});
       });
-    }
+    };
+    this.builder = b;
+    this.words = words;
+    this.payload = payload;
+    this.n = 0;
+  }
+
+  Indexer.prototype.add = function (row) {
+    var chapter = this.payload.chapters[row[1]];
+    this.builder.add({ id: String(this.n++), s: row[2], c: chapter === row[2] ? "" : chapter, b: row[3] });
   };
 
-  Builder.prototype.finish = function () {
-    return { fields: this.payload.fields, terms: this.terms, lengths: this.lengths,
-             postings: this.postings };
-  };
+  Indexer.prototype.build = function () { return this.builder.build(); };
 
   function buildIndex(payload, charmap) {
-    var b = new Builder(payload, charmap);
+    var b = new Indexer(payload, charmap);
     payload.docs.forEach(function (row) { b.add(row); });
-    return b.finish();
+    return b.build();
   }
-
-  /* lunr 2.3.9's Index.query for this site's queries (clauses required, boost 1, trailing
-     wildcard or none) over the built postings, same arithmetic in the same order: a term's
-     BM25 field score as search.py expand computes it (taken only for the query's terms: no
-     vectors are built for the rest), and per matching field of a document
-     dot(query, field vector) / |query|, summed. Parity tests hold it to lunr.py. */
-  function Index(ix) {
-    var self = this;
-    this.ix = ix;
-    this.boosts = ix.fields.map(function (f) { return f[1]; });
-    this.ndocs = ix.lengths.length ? ix.lengths[0].length : 0;
-    this.avg = ix.lengths.map(function (lengths) {
-      var sum = 0;
-      for (var i = 0; i < lengths.length; i++) sum += lengths[i];
-      return self.ndocs ? sum / self.ndocs : 0;
-    });
-    this.termIndex = new Map();
-    ix.terms.forEach(function (t, i) { self.termIndex.set(t, i); });
-    this.sorted = ix.terms.slice().sort();   /* code unit order, as lunr's TokenSet walks them */
-    this.idf = new Map();
-  }
-
-  Index.prototype.weight = function (t, fi, doc, tf) {
-    var ix = this.ix, w = this.idf.get(t);
-    if (w === undefined) {
-      var d = 0, ndocs = this.ndocs;
-      for (var f = 0; f < ix.postings.length; f++) d += ix.postings[f][t].length / 2;
-      w = ln(1 + Math.abs((ndocs - d + 0.5) / (d + 0.5)));
-      this.idf.set(t, w);
-    }
-    var score = w * ((K1 + 1) * tf) / (K1 * (1 - B + B * (ix.lengths[fi][doc] / this.avg[fi])) + tf);
-    score = score * this.boosts[fi];
-    return Math.floor(score * 1000 + 0.5) / 1000;
-  };
-
-  Index.prototype.expand = function (term, wildcard) {
-    if (!wildcard) return this.termIndex.has(term) ? [term] : [];
-    var a = this.sorted, lo = 0, hi = a.length, out = [];
-    while (lo < hi) { var mid = (lo + hi) >> 1; if (a[mid] < term) lo = mid + 1; else hi = mid; }
-    for (var i = lo; i < a.length && a[i].lastIndexOf(term, 0) === 0; i++) out.push(a[i]);
-    return out;
-  };
-
-  /* clauses: [{term, wildcard}] -> [{ref, score}] in lunr's order of first match */
-  Index.prototype.query = function (clauses) {
-    var self = this, ix = this.ix, q = new Map(), refs = new Map(), required = null;
-    for (var c = 0; c < clauses.length; c++) {
-      var expanded = this.expand(clauses[c].term, clauses[c].wildcard);
-      if (!expanded.length) return [];
-      var docs = new Set();
-      expanded.forEach(function (term) {
-        var t = self.termIndex.get(term);
-        q.set(t, (q.get(t) || 0) + 1);
-        for (var fi = 0; fi < ix.postings.length; fi++) {
-          var flat = ix.postings[fi][t], doc = 0;
-          for (var j = 0; j < flat.length; j += 2) {
-            doc += flat[j];
-            docs.add(doc);
-            var key = fi * self.ndocs + doc, ref = refs.get(key);
-            if (!ref) { ref = { fi: fi, doc: doc, tf: new Map() }; refs.set(key, ref); }
-            ref.tf.set(t, flat[j + 1]);
-          }
-        }
-      });
-      if (required === null) required = docs;
-      else required = new Set(Array.from(required).filter(function (d) { return docs.has(d); }));
-    }
-    var qt = Array.from(q.keys()).sort(function (a, b) { return a - b; }), sum = 0;
-    qt.forEach(function (t) { sum += q.get(t) * q.get(t); });
-    var magnitude = Math.sqrt(sum), results = [], byDoc = new Map();
-    refs.forEach(function (ref) {
-      if (!required.has(ref.doc)) return;
-      var dot = 0;
-      Array.from(ref.tf.keys()).sort(function (a, b) { return a - b; }).forEach(function (t) {
-        dot += q.get(t) * self.weight(t, ref.fi, ref.doc, ref.tf.get(t));
-      });
-      var score = dot / magnitude || 0, hit = byDoc.get(ref.doc);
-      if (hit) hit.score += score;
-      else { hit = { ref: ref.doc, score: score }; byDoc.set(ref.doc, hit); results.push(hit); }
-    });
-    return results;
-  };
 
   var MAX_RESULTS = 50;
 
-  /* mirror of search.py query_terms */
+  /* Required terms: query-mode tokens, lunr's stop words dropped, deduplicated, lone Latin
+     letters dropped when other terms remain (mirror of search.py query_terms). */
   function queryTerms(q, charmap) {
     var seen = [];
     tokenize(q, charmap, true).forEach(function (t) {
@@ -334,18 +171,24 @@
     return scored;
   }
 
-  /* mirror of search.py _run */
+  /* Every term required (stemmed by the index's search pipeline): the words as typed first,
+     then, if the last word may be unfinished, documents where it starts a word (mirror of
+     search.py _run). */
   function runCore(idx, q, charmap) {
     var terms = queryTerms(q, charmap);
     if (!terms.length) return [];
-    var results = ranked(idx.query(terms.map(function (t) { return { term: stem(t) }; })));
+    var required = L.Query.presence.REQUIRED;
+    var results = ranked(idx.query(function (b) {
+      terms.forEach(function (t) { b.term(t, { presence: required }); });
+    }));
     var prefix = prefixTerm(q, terms);
     if (prefix && results.length < MAX_RESULTS) {
       var seen = {};
       results.forEach(function (r) { seen[r.ref] = true; });
-      var clauses = terms.slice(0, -1).map(function (t) { return { term: stem(t) }; });
-      clauses.push({ term: prefix, wildcard: true });
-      ranked(idx.query(clauses)).forEach(function (r) { if (!seen[r.ref]) results.push(r); });
+      ranked(idx.query(function (b) {
+        terms.slice(0, -1).forEach(function (t) { b.term(t, { presence: required }); });
+        b.term(prefix, { presence: required, usePipeline: false, wildcard: L.Query.wildcard.TRAILING });
+      })).forEach(function (r) { if (!seen[r.ref]) results.push(r); });
     }
     return results.slice(0, MAX_RESULTS);
   }
@@ -444,7 +287,7 @@
       var toks = tokenize(piece, charmap, true);
       if (toks.length !== 1 || isCJK(toks[0]) || /^[0-9]+$/.test(toks[0])) return piece;
       var w = toks[0];
-      if (isStopWord(w) || idx.termIndex.has(stem(w))) return piece;
+      if (isStopWord(w) || Object.prototype.hasOwnProperty.call(idx.invertedIndex, stem(w))) return piece;
       var limit = w.length <= 4 ? 1 : 2, best = null, bestD = 0, bestN = 0;
       words.forEach(function (count, cand) {
         var d = editDistance(w, cand, limit);
@@ -460,9 +303,8 @@
     return changed ? out.join("") : null;
   }
 
-  var api = { tokenize: tokenize, isCJK: isCJK, ln: ln, charmapFromString: charmapFromString,
-              Builder: Builder, buildIndex: buildIndex, Index: Index, stem: stem, isStopWord: isStopWord,
-              queryTerms: queryTerms, runQuery: runQuery,
+  var api = { use: use, tokenize: tokenize, isCJK: isCJK, charmapFromString: charmapFromString,
+              Indexer: Indexer, buildIndex: buildIndex, queryTerms: queryTerms, runQuery: runQuery,
               prefixTerm: prefixTerm, rewriteQuery: rewriteQuery, synonymsFrom: synonymsFrom,
               editDistance: editDistance, suggest: suggest };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
@@ -511,14 +353,13 @@
   var building = null;
   function build(payload) {
     var charmap = charmapFromString(payload.charmap);
-    var b = new Builder(payload, charmap), docs = payload.docs, i = 0;
+    var b = new Indexer(payload, charmap), docs = payload.docs, i = 0;
     return new Promise(function (res) {
       function step(deadline) {
         while (i < docs.length && (!deadline || deadline.timeRemaining() > 1)) b.add(docs[i++]);
         if (i < docs.length) { whenIdle(step); return; }
         building = null;
-        var idx = new Index(b.finish());
-        res({ idx: idx, charmap: charmap, words: b.words });
+        res({ idx: b.build(), charmap: charmap, words: b.words });
       }
       building = step;
       if (state.urgent) step(null); else whenIdle(step);
@@ -536,8 +377,12 @@
     if (urgent !== false) hurry();
     if (loading) return loading;
     if (status && !state.idx && state.urgent) status.textContent = label("loading", "Loading\u2026");
-    var indexReady = window.bookSearchIndex ? Promise.resolve() : loadScript(ROOT + "search-index.js");
-    loading = indexReady.then(function () {
+    /* search.js fetches lunr.min.js, this file and the index together (scripts.ready); alone,
+       this file fetches the two others */
+    var loader = window.bookSearch, scripts = loader && loader.scripts ? loader.scripts : Promise.all([
+      window.lunr ? null : loadScript(STATIC + "lunr.min.js"),
+      window.bookSearchIndex ? null : loadScript(ROOT + "search-index.js")]);
+    loading = scripts.then(function () {
       state.payload = window.bookSearchIndex;
       return build(state.payload);
     }).then(function (built) {

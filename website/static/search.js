@@ -1,4 +1,4 @@
-/* Book search on every page (small: it is in each page's critical bytes): loads
+/* Book search on every page (small: it is in each page's critical bytes): loads lunr.js,
  * search-engine.js and the index when the browser is idle after load (not with Save-Data: then
  * on focus), "/" focuses the box, and the page a result opened highlights the words (?h=).
  * ASCII only on purpose. */
@@ -19,17 +19,26 @@
     return /^[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\u{20000}-\u{3FFFF}]$/u.test(ch);
   }
 
-  /* The engine, then its index; `urgent` when the reader is waiting (focus, typing). */
+  function loadScript(src) {
+    return new Promise(function (res, rej) {
+      var el = document.createElement("script");
+      el.src = src;
+      el.charset = "utf-8";
+      el.async = false;   /* fetched in parallel, run in this order */
+      el.onload = function () { res(); };
+      el.onerror = function () { rej(new Error("cannot load " + src)); };
+      document.head.appendChild(el);
+    });
+  }
+
+  /* lunr.js, the engine and the index, fetched together; then the engine builds the index
+     (`urgent` when the reader is waiting: focus, typing). */
   function load(urgent) {
     if (!engine) {
-      engine = new Promise(function (res, rej) {
-        var el = document.createElement("script");
-        el.src = STATIC + "search-engine.js" + QUERY;
-        el.charset = "utf-8";
-        el.onload = function () { res(window.bookSearchEngine); };
-        el.onerror = function () { rej(new Error("cannot load " + el.src)); };
-        document.head.appendChild(el);
-      });
+      var lunr = loadScript(STATIC + "lunr.min.js" + QUERY), code = loadScript(STATIC + "search-engine.js" + QUERY);
+      api.scripts = Promise.all([lunr, code, window.bookSearchIndex ? null : loadScript(ROOT + "search-index.js")]);
+      api.scripts.catch(function () {});   /* the engine reports it */
+      engine = code.then(function () { return window.bookSearchEngine; });
       engine.then(function (e) { return e.ready; }).then(function () { resolveReady(api); }, rejectReady);
     }
     return engine.then(function (e) { return e.load(urgent); });
