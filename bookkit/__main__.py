@@ -1,4 +1,8 @@
-"""Command line: `python -m bookkit build|serve|export` (scripts/build_site.py calls `main`)."""
+"""The one command line: `python -m bookkit build|serve|pdf|epub|check|export`.
+
+The scripts at their documented paths (scripts/build_site.py, scripts/check_site.py,
+book/build_epub.py, book*/build_pdf.sh) are thin wrappers around these commands.
+"""
 from __future__ import annotations
 
 import argparse
@@ -68,13 +72,19 @@ def build_site_main(argv: list[str] | None = None) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m bookkit {build,serve,export} [options]")
+        print("usage: python -m bookkit {build,serve,pdf,epub,check,export} [options]")
         return 0
     command, rest = argv[0], argv[1:]
     if command == "build":
         return build_site_main(rest)
     if command == "serve":
         return build_site_main(["--serve", *rest])
+    if command in ("pdf", "epub"):
+        from .export import book_main
+        return book_main(command, rest)
+    if command == "check":
+        from .check.cli import main as check_main
+        return check_main(rest, prog="python -m bookkit check")
     if command == "export":
         from .export import export_main
         return export_main(rest)

@@ -1,11 +1,15 @@
-"""Load stage: read the book config and every edition's chapter files. No side effects."""
+"""Load stage: read the book config and every edition's chapter files. No side effects.
+
+`read_book_config` is the one reader of `manuscripts/book.yml`: the build, the checks and the
+release take the chapter plan and the site's addresses from it.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 import yaml
 
-from .model import Book, BuildError, ChapterSource, Edition, EditionInfo
+from .model import BOOK_CONFIG, Book, BookConfig, BuildError, ChapterSource, Edition, EditionInfo
 
 # Display order: the original first. Folder, BCP 47 tag and URL prefix never change per edition.
 EDITION_LAYOUT = (
@@ -13,7 +17,6 @@ EDITION_LAYOUT = (
     ("en", "book-en", "en", "en/"),
     ("zh-tw", "book-zh-tw", "zh-Hant", "zh-tw/"),
 )
-BOOK_CONFIG = "manuscripts/book.yml"
 REQUIRED_STRINGS = (
     "chapter", "chapter_short", "section", "figure", "table", "equation", "preface", "contents",
     "prev", "next", "search", "search_label", "search_count", "search_none", "search_loading",
@@ -42,10 +45,22 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
+def read_book_config(root: Path) -> BookConfig:
+    """`manuscripts/book.yml`, validated: the chapter plan and the site's addresses."""
+    path = Path(root) / BOOK_CONFIG
+    data = _read_yaml(path)
+    site_url = str(data.get("site_url") or "https://example.org/").rstrip("/") + "/"
+    release_url = str(data.get("release_url", "")).rstrip("/") + "/"
+    return BookConfig(path=path, chapters=tuple(_chapter_plan(path, data)), site_url=site_url,
+                      release_url=release_url, data=data)
+
+
 def chapter_plan(root: Path) -> list[tuple[int, str, str]]:
     """(number, file name, slug) for every chapter, from the single book config."""
-    path = root / BOOK_CONFIG
-    data = _read_yaml(path)
+    return list(read_book_config(root).chapters)
+
+
+def _chapter_plan(path: Path, data: dict) -> list[tuple[int, str, str]]:
     entries = data.get("chapters")
     if not isinstance(entries, list) or not entries:
         raise BuildError(path, None, "`chapters:` must be a non-empty list of {file, slug}")
@@ -85,7 +100,8 @@ def load_edition_info(root: Path, key: str) -> EditionInfo:
 
 def load_book(root: Path, editions: list[str] | None = None) -> Book:
     root = root.resolve()
-    plan = chapter_plan(root)
+    config = read_book_config(root)
+    plan = config.chapters
     keys = [k for k, *_ in EDITION_LAYOUT]
     wanted = editions or keys
     loaded: dict[str, Edition] = {}
@@ -107,4 +123,4 @@ def load_book(root: Path, editions: list[str] | None = None) -> Book:
             chapters.append(ChapterSource(edition=key, number=number, slug=slug, path=path,
                                           text=text))
         loaded[key] = Edition(info=info, chapters=chapters)
-    return Book(root=root, editions=loaded)
+    return Book(root=root, editions=loaded, config=config)

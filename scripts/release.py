@@ -119,7 +119,7 @@ def compute_numbers(root: Path = ROOT) -> dict[str, object]:
 
     book = load_book(root)
     builder = Builder(BuildOptions(root=root, out=root / "build" / "site", quiet=True))
-    cells = builder.resolve(book)[0]
+    cells = builder.resolve(book, figures=()).cells   # the numbers only: no figure drawn
     slugs = {ch.number: ch.slug for ch in book.original.chapters}
     numbers = {}
     for number, result in cells.items():

@@ -17,8 +17,8 @@ from ..markdown import parse
 from ..resolve import images
 from ..resolve.links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
                              raw_anchor_ids, repo_link)
-from ..resolve.typed_numbers import message, typed_numbers, warning_text
-from .report import WARNING, Finding
+from ..typed_numbers import message, typed_numbers, warning_text
+from ..model import WARNING, Finding
 
 # An HTML tag with an id the Pandoc export does not turn into an anchor (`<div id=x>`,
 # unquoted ids): fine on the site, a dangling reference in the PDF.
@@ -45,7 +45,7 @@ def _prose_lines(tokens, text: str) -> list[tuple[int, str]]:
 def _duplicate_captions(rel: str, tokens) -> list[Finding]:
     """A figure's caption written as alt text and again as an italic line below it (common in
     books made for other toolchains): the alt text is now shown, so the page would repeat it."""
-    from ..resolve.typed_numbers import CAPTION_NUMBER_RE
+    from ..typed_numbers import CAPTION_NUMBER_RE
     out = []
     for i, tok in enumerate(tokens):
         if not images.is_static_figure(tokens, i) or i + 4 >= len(tokens):

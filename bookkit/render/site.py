@@ -10,8 +10,7 @@ from urllib.parse import urlencode, urlparse
 
 import jinja2
 
-from ..model import EditionInfo
-from ..resolve.numbering import ChapterOutline
+from ..model import ChapterOutline, EditionInfo
 
 LANG_NAMES = {"zh-Hans": "简体", "en": "EN", "zh-Hant": "繁體"}
 OG_LOCALES = {"zh-Hans": "zh_CN", "en": "en_US", "zh-Hant": "zh_TW"}
