@@ -36,6 +36,6 @@ if __name__ == "__main__":
         sys.exit(f"error: missing build dependencies; create {ROOT / '.venv'} "
                  "(pip install -r requirements.txt)")
     sys.path.insert(0, str(ROOT))
-    from bookkit.render.pandoc import main
+    from bookkit.__main__ import main
 
     sys.exit(main(["epub", *sys.argv[1:]]))

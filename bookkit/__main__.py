@@ -1,4 +1,8 @@
-"""Command line: `python -m bookkit build|serve|export` (scripts/build_site.py calls `main`)."""
+"""The one command line: `python -m bookkit build|serve|pdf|epub|check|export`.
+
+The scripts at their documented paths (scripts/build_site.py, scripts/check_site.py,
+book/build_epub.py, book*/build_pdf.sh) are thin wrappers around these commands.
+"""
 from __future__ import annotations
 
 import argparse
@@ -39,7 +43,7 @@ def build_site_main(argv: list[str] | None = None) -> int:
     from .processes import stop_on_signals
     stop_on_signals()   # SIGTERM/SIGHUP reap workers and Node like Ctrl+C (see processes.py)
     from .build import BuildOptions, Builder
-    from .editions import book_dirs, load_registry
+    from .load import book_dirs, load_registry
     from .model import BuildError
     try:
         registry, dirs = load_registry(ROOT), book_dirs(ROOT)
@@ -81,7 +85,8 @@ def build_site_main(argv: list[str] | None = None) -> int:
 def editions_main(argv: list[str]) -> int:
     """`python -m bookkit editions [--field F]`: one edition per line, in book.yml's order
     (for the Makefile and shell loops)."""
-    from .editions import EditionSpec, load_registry
+    from .load import load_registry
+    from .model import EditionSpec
     from .model import BuildError
     fields = [f for f in EditionSpec.__dataclass_fields__ if f not in ("langs", "line")]
     fields += ["url_prefix", "pdf_name", "epub_name"]
@@ -105,7 +110,7 @@ def editions_main(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m bookkit {build,serve,export,editions} [options]")
+        print("usage: python -m bookkit {build,serve,pdf,epub,check,export,editions} [options]")
         return 0
     command, rest = argv[0], argv[1:]
     if command == "editions":
@@ -114,6 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         return build_site_main(rest)
     if command == "serve":
         return build_site_main(["--serve", *rest])
+    if command in ("pdf", "epub"):
+        from .export import book_main
+        return book_main(command, rest)
+    if command == "check":
+        from .check.cli import main as check_main
+        return check_main(rest, prog="python -m bookkit check")
     if command == "export":
         from .export import export_main
         return export_main(rest)

@@ -1,43 +1,32 @@
-"""The pipeline: load -> resolve (cells, numbering, figures, math) -> render (site, search) -> write.
+"""The pipeline: load -> resolve (cells, numbering, figures) -> render (site, math, search) -> write.
 
-`Builder` keeps parsed chapters and rendered pages in memory between builds, so `--serve`
-rebuilds only what changed; the content-addressed cache on disk (`.cache/`) makes a cold process
-skip cells, figures and formulas that have not changed.
+Each stage is its own piece: `bookkit.resolve.book.Resolver` (parsed chapters, cells, figures),
+`bookkit.render.website.SiteRenderer` (chapter bodies and pages), `bookkit.render.search_docs.
+SearchIndexer` (search indexes), `bookkit.write.TreeWriter` (the atomic write). Each keeps what
+it made in memory, so `--serve` rebuilds only what changed; the content-addressed cache on disk
+(`.cache/`) makes a cold process skip cells, figures and formulas that have not changed.
+`Builder` decides only the order, and what runs beside what on the two cores.
 """
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from .cache import Cache, key_of, sha256_bytes
-from .editions import load_registry
-from .fsutil import swap_dir
+from .cache import Cache
 from .gitinfo import source_commit
-from .load import load_book
-from .markdown import parse
-from .model import Book, BuildError, ChapterSource, Edition, Label
+from .load import load_book, read_book_config
+from .model import Book, BuildError, CellResults, Edition, ResolvedBook
 from .render import math as mathrender
-from .render.html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
-from .render.search import SearchDoc, Synonyms, build_search_assets
-from .render.site import (SiteConfig, asset_version, environment, render_pages, sitemap,
-                          templates_version)
-from .resolve import scenarios
-from .resolve.cells import resolve_cells
-from .resolve.figures import FigureTask, resolve_figures, svg_size
-from .resolve.numbering import ChapterOutline, number_chapter
+from .render.search import build_search_assets
+from .render.search_docs import SearchIndexer, SearchJob
+from .render.site import SiteConfig
+from .render.website import SiteRenderer, forget_values_digests, formulas, title_text
+from .resolve.book import Resolver
+from .typed_numbers import typed_numbers, warning_text
 from .workers import Background, JobResult
-
-STATIC_FROM_NODE = {
-    "lunr.min.js": "lunr/lunr.min.js",   # search-engine.js builds and queries the index with it
-    "katex/katex.min.css": "katex/dist/katex.min.css",
-}
+from .write import TreeWriter
 
 
 @dataclass
@@ -70,120 +59,38 @@ class Builder:
         self.root = options.root.resolve()
         self.cache = Cache(options.cache_dir or self.root / ".cache" / "bookkit",
                            enabled=options.use_cache, base=self.root)
-        self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
-        self._last_manifest: dict[str, str] | None = None
-        self._search_code: str | None = None
-        self._jinja = None
-        self._rendered: dict[tuple, ChapterHtml] = {}   # chapter inputs -> its HTML
-        self._docs: dict[tuple, list] = {}         # chapter inputs -> its search documents
-        self._pages: dict[str, EditionPages] = {}  # edition -> its last pages
-        self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
-        self._values_digests: dict[int, tuple[dict, str]] = {}  # id -> (values, digest), per build
-        # What the last resolve actually executed (not served from cache); tests read it.
-        self.executed_cells: list[int] = []
-        self.drawn_figures: list[str] = []
-        self.cell_deps: dict[int, dict] = {}      # chapter -> {relative path: sha256}
-        self.figure_deps: dict[str, dict] = {}    # "figure|lang" -> {relative path: sha256}
-
-    def _values_digest(self, values: dict) -> str:
-        """The digest of a chapter's cell values, once per values dict: the three editions'
-        chapters, their bodies and their search documents share one dict, and its repr (every
-        bound value with its provenance) was most of a `--serve` rebuild's bookkeeping."""
-        known = self._values_digests.get(id(values))
-        if known is None or known[0] is not values:
-            known = self._values_digests[id(values)] = (values, _digest(sorted(values.items())))
-        return known[1]
+        self.resolver = Resolver(self.root, self.cache, options.workers, options.cell_timeout,
+                                 log=self.log)
+        self.site = SiteRenderer(self.root)
+        self.search = SearchIndexer(self.cache)
+        self.writer = TreeWriter(options.out)
 
     def log(self, message: str) -> None:
         if not self.opt.quiet:
             print(f"  {message}", file=sys.stderr, flush=True)
 
-    # -- resolve ---------------------------------------------------------------------------
-    def parsed(self, chapter: ChapterSource):
-        digest = sha256_bytes(chapter.text.encode())
-        hit = self._parsed.get(str(chapter.path))
-        if hit and hit[0] == digest:
-            return hit[1], hit[2]
-        tokens, env = parse(chapter.text)
-        self._parsed[str(chapter.path)] = (digest, tokens, env)
-        return tokens, env
+    # What the last resolve executed (not served from cache); tests read it.
+    @property
+    def executed_cells(self) -> list[int]:
+        return self.resolver.executed_cells
 
-    def run_cells(self, book: Book) -> dict:
-        """Every chapter's calc cells (cached), in worker processes: {chapter number: cells}."""
-        parsed_tokens = {c.path: self.parsed(c)[0] for c in book.original.chapters}
-        cells = resolve_cells(book.original.chapters, self.root, self.cache, self.opt.workers,
-                              self.opt.cell_timeout, parsed_tokens)
-        self.executed_cells = sorted(n for n, c in cells.items() if c.executed)
-        self.cell_deps = {n: c.deps for n, c in cells.items()}
-        return cells
+    @property
+    def drawn_figures(self) -> list[str]:
+        return self.resolver.drawn_figures
 
-    def number_edition(self, resolved: "ResolvedBook", key: str, edition: Edition,
-                       cells: dict) -> None:
-        """Parse and number an edition's chapters; make their render contexts; collect the
-        formulas they show and the figures they need."""
-        labels: dict[str, Label] = {}
-        outlines: list[ChapterOutline] = []
-        resolved.labels[key], resolved.outlines[key] = labels, outlines
-        for chapter in edition.chapters:
-            tokens, _ = self.parsed(chapter)
-            titles = RenderContext(chapter=chapter, edition=edition.info, labels=labels,
-                                   values=cells[chapter.number].values, math={},
-                                   figures={}, figure_sizes={})
-            # Unknown names in titles are reported by the render pass, with file:line.
-            outline = number_chapter(chapter, tokens, labels,
-                                     lambda tok, c=titles: plain_inline(tok.children or [], c))
-            outlines.append(outline)
-            for fid, src, line in outline.figures:
-                resolved.figure_tasks.append(FigureTask(
-                    fid, self.root / "manuscripts" / src, edition.info.lang, str(chapter.path),
-                    line, edition.info.spec.langs))
-        resolved.labels_digest[key] = _digest(sorted(labels.items()))
-        for chapter in edition.chapters:
-            tokens, _ = self.parsed(chapter)
-            ctx = RenderContext(chapter=chapter, edition=edition.info, labels=labels,
-                                values=cells[chapter.number].values, math={},
-                                figures={}, figure_sizes={},
-                                chapter_files=resolved.chapter_files,
-                                whatif=cells[chapter.number].scenarios)
-            resolved.contexts[(key, chapter.number)] = ctx
-            wanted: set = set()
-            collect_math(tokens, ctx, wanted)
-            wanted |= scenarios.variant_math(tokens, ctx)     # what-if variants' formulas
-            resolved.chapter_math[(key, chapter.number)] = wanted
+    @property
+    def cell_deps(self) -> dict[int, dict]:
+        return self.resolver.cell_deps
 
-    def resolve_figures(self, resolved: "ResolvedBook",
-                        formats: tuple[str, ...] = ("svg",)) -> None:
-        """Draw (or take from the cache) every figure image; give the contexts their sizes.
-        The site needs SVG only; the Pandoc export asks for PDF too."""
-        self.drawn_figures, self.figure_deps = [], {}
-        figures = resolve_figures(resolved.figure_tasks, self.root, self.cache,
-                                  self.root / "build" / "figures", self.opt.workers,
-                                  self.opt.cell_timeout, progress=self.log,
-                                  drawn=self.drawn_figures, deps_out=self.figure_deps,
-                                  memo=self._figure_memo, formats=formats)
-        resolved.figures = figures
-        resolved.sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
-        for ctx in resolved.contexts.values():
-            ctx.figures, ctx.figure_sizes = figures, resolved.sizes
+    @property
+    def figure_deps(self) -> dict[str, dict]:
+        return self.resolver.figure_deps
 
-    def resolve(self, book: Book):
-        """The resolve stage alone (for the Pandoc export and the release):
-        (cells, outlines, labels, figures, timings)."""
-        t0 = time.perf_counter()
-        cells = self.run_cells(book)
-        t1 = time.perf_counter()
-        resolved = ResolvedBook(book=book, config=site_config(self.root),
-                                chapter_files={c.path.name: c.slug for c in book.original.chapters},
-                                editions=list(book.editions.items()))
-        for key, edition in book.editions.items():
-            self.number_edition(resolved, key, edition, cells)
-        t2 = time.perf_counter()
-        self.resolve_figures(resolved, formats=("svg", "pdf"))
-        self.cache.flush()
-        timings = {"cells": t1 - t0, "numbering": t2 - t1, "figures": time.perf_counter() - t2}
-        return cells, resolved.outlines, resolved.labels, resolved.figures, timings
+    def resolve(self, book: Book, figures: tuple[str, ...] = ("svg", "pdf")) -> ResolvedBook:
+        """The resolve stage alone (for the Pandoc export, the translation check with
+        `figures=()`, and the release)."""
+        return self.resolver.resolve(book, title_text, figures)
 
-    # -- build -----------------------------------------------------------------------------
     def build(self) -> BuildReport:
         """Load, resolve, render and write the site; see the module docstring for the stages.
 
@@ -192,8 +99,8 @@ class Builder:
         search indexes are built in a forked process while chapters are rendered with a slot
         per formula, filled when KaTeX is done.
         """
-        first = not self._rendered
-        self._values_digests = {}   # this build's cell values are new objects
+        first = not self.site.has_rendered
+        forget_values_digests()   # this build's cell values are new objects
         math = mathrender.MathRenderer(
             self.root, self.cache, mathrender.KatexProcess.try_start(self.root) if first else None)
         indexer: Background | None = None
@@ -203,43 +110,44 @@ class Builder:
             report = BuildReport()
             book = load_book(self.root, self.opt.editions)
             t0 = time.perf_counter()
-            cells = self.run_cells(book)
+            cells = self.resolver.run_cells(book)
             report.cells_executed = sum(1 for c in cells.values() if c.executed)
             timings["cells"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            resolved = ResolvedBook(
-                book=book, config=site_config(self.root),
-                chapter_files={c.path.name: c.slug for c in book.original.chapters},
-                editions=[(key, edition) for key, edition in book.editions.items()
-                          if not self.opt.editions or key in self.opt.editions])
+            resolved = self.resolver.start(book, cells, self.opt.editions)
             # On a first build, a forked process numbers the editions again on its own and
             # builds their search indexes (search text needs neither figures nor math), on the
             # other core, while this process parses, renders and writes. It is forked early,
             # right after the cells, when there is little to copy; this process keeps the
             # cheapest index (by its text) so that both cores stay busy to the end.
-            wanted = [key for key, _ in resolved.editions]
+            wanted = resolved.outputs
             forked: list[str] = []
             if first and self.opt.workers > 1 and len(wanted) > 1:
                 forked = sorted(wanted, key=lambda k: _text_cost(book.editions[k]))[1:]
                 indexer = Background(_index_editions, (self, resolved, cells, forked))
             search: dict[str, SearchJob] = {}
-            for key, edition in book.editions.items():
-                self.number_edition(resolved, key, edition, cells)
+            wanted_math: dict[tuple, set] = {}
+            for key in book.editions:
+                edition = resolved.editions[key] = self.resolver.number_edition(
+                    book, key, cells, title_text)
+                for chapter in edition.chapters:
+                    wanted_math[(key, chapter.source.number)] = formulas(resolved, edition,
+                                                                         chapter)
                 try:
                     math.submit(f for chapter in edition.chapters
-                                for f in resolved.chapter_math[(key, chapter.number)])
+                                for f in wanted_math[(key, chapter.source.number)])
                 except mathrender.MathError as exc:
                     raise BuildError(None, None, str(exc))
                 if key in wanted and key not in forked:
-                    search[key] = self.start_search(resolved, key)
+                    search[key] = self.search.start(resolved, key)
             timings["numbering"] = time.perf_counter() - t0
             report.warnings = self.source_warnings(resolved)
             t0 = time.perf_counter()
-            self.resolve_figures(resolved)
+            self.resolver.draw_figures(resolved)
             self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
             timings["figures"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            chapters = self.render_chapters(resolved)
+            chapters = self.site.render_chapters(resolved, wanted_math)
             timings["chapters"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             try:
@@ -248,11 +156,12 @@ class Builder:
                 raise BuildError(None, None, str(exc))
             timings["math wait"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            files, report.pages = self.render_site(resolved, chapters, rendered_math)
+            files, report.pages = self.site.render_site(resolved, site_config(book), chapters,
+                                                        rendered_math)
             timings["pages"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             for key, job in search.items():   # this process's share first
-                files.update((resolved.editions_by_key[key].info.url_prefix + name, data)
+                files.update((resolved.editions[key].info.url_prefix + name, data)
                              for name, data in job.finish(self.cache).items())
             if indexer is not None:
                 result, indexer = indexer.result(), None
@@ -262,7 +171,7 @@ class Builder:
                 for key, (cache_key, assets, built) in result.value.items():
                     if built:
                         self.cache.put("search", cache_key, assets)
-                    files.update((resolved.editions_by_key[key].info.url_prefix + name, data)
+                    files.update((resolved.editions[key].info.url_prefix + name, data)
                                  for name, data in assets.items())
             timings["search"] = time.perf_counter() - t0
         finally:
@@ -271,244 +180,19 @@ class Builder:
             math.discard()
             self.cache.flush()
         t0 = time.perf_counter()
-        report.changed, report.files_written = self.write(files)
+        report.changed, report.files_written = self.writer.write(files)
         timings["write"] = time.perf_counter() - t0
         report.timings = timings
         report.seconds = time.perf_counter() - start
         return report
 
-    def source_warnings(self, resolved: "ResolvedBook") -> list[str]:
+
+    def source_warnings(self, resolved: ResolvedBook) -> list[str]:
         """What the build fixed on its own and the author should fix in the source (typed
         heading numbers), as `path:line: …` relative to the book root."""
-        from .check.sources import typed_number_warnings
-        return [w for _key, edition in resolved.editions for chapter in edition.chapters
-                for w in typed_number_warnings(chapter.path.relative_to(self.root),
-                                               self.parsed(chapter)[0])]
-
-    def render_chapters(self, resolved: "ResolvedBook") -> dict[tuple, "ChapterHtml"]:
-        """Each chapter's HTML body: from memory if its inputs are unchanged, else rendered
-        with a slot for each formula (`render_site` fills them)."""
-        sizes_digest = _digest(sorted(resolved.sizes.items()))
-        out = {}
-        for key, edition in resolved.editions:
-            for chapter in edition.chapters:
-                ctx = resolved.contexts[(key, chapter.number)]
-                # Everything a chapter's HTML depends on; under --serve an edit re-renders
-                # only the chapters whose inputs changed.
-                memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
-                            resolved.labels_digest[key], self._values_digest(ctx.values),
-                            sizes_digest,
-                            _digest(sorted(resolved.chapter_math[(key, chapter.number)])),
-                            scenarios.digest(ctx.whatif))
-                done = self._rendered.get(memo_key)
-                if done is None:
-                    tokens, env = self.parsed(chapter)
-                    ctx.math, ctx.math_slots, ctx.errors, ctx.assets = None, [], [], {}
-                    ctx.whatif_slots = {}
-                    body = render_chapter(tokens, env, ctx)
-                    out[(key, chapter.number)] = ChapterHtml(memo_key, body, ctx.assets,
-                                                             ctx.errors, ctx)
-                else:
-                    out[(key, chapter.number)] = done
-        return out
-
-    def render_site(self, resolved: "ResolvedBook", chapters: dict[tuple, "ChapterHtml"],
-                    math: dict) -> tuple[dict[str, bytes], int]:
-        """Every file of the site except the search indexes, and the number of pages."""
-        files: dict[str, bytes] = {}
-        if self._jinja is None:
-            self._jinja = environment(self.root)   # auto-reloads templates that changed
-        version = asset_version(self.root)
-        templates = templates_version(self.root)
-        editions_info = [e.info for e in resolved.book.editions.values()]
-        errors: list[BuildError] = []
-        sitemap_urls = []
-        page_count = 0
-        for key, edition in resolved.editions:
-            bodies, has_math = {}, {}
-            prefix = edition.info.url_prefix
-            for chapter in edition.chapters:
-                rendered = chapters[(key, chapter.number)]
-                if rendered.ctx is not None:    # rendered this build: fill in the formulas
-                    rendered = rendered.with_math(math)
-                    if not rendered.errors:
-                        self._rendered[rendered.memo_key] = rendered
-                bodies[chapter.slug] = rendered.body
-                if rendered.whatif is not None:
-                    files[f"{prefix}{chapter.slug}.whatif.js"] = rendered.whatif
-                for site_path, source in rendered.assets.items():
-                    files[prefix + site_path] = source.read_bytes()
-                has_math[chapter.slug] = 'class="katex' in rendered.body
-                errors.extend(rendered.errors)
-            if errors:
-                continue
-            outlines = resolved.outlines[key]
-            # Pages share the navigation (all outlines), the strings and the assets; within
-            # the same navigation, only the pages whose body changed are rendered again.
-            nav_key = (resolved.labels_digest[key], version, templates,
-                       _digest([(o.chapter.slug, o.title, o.sections) for o in outlines]),
-                       _digest((editions_info, resolved.config)))
-            previous = self._pages.get(key)
-            if previous is not None and previous.nav_key == nav_key:
-                # The bodies themselves, not digests: an unchanged chapter's body is the same
-                # string object (from memory), so comparing costs nothing, where hashing the
-                # repr of every body was ~70 ms of each `--serve` rebuild of the real book.
-                changed = {slug for slug, body in bodies.items()
-                           if previous.bodies.get(slug) != body}
-                pages = previous.pages if not changed else render_pages(
-                    self._jinja, edition.info, editions_info, outlines, bodies, has_math,
-                    resolved.config, version, only=changed, previous=previous.pages)
-            else:
-                pages = render_pages(self._jinja, edition.info, editions_info, outlines, bodies,
-                                     has_math, resolved.config, version)
-            self._pages[key] = EditionPages(nav_key, dict(bodies), pages)
-            for name, data in pages.items():
-                files[prefix + name] = data
-                if name != "404.html":
-                    sitemap_urls.append(prefix + (name if name != "index.html" else ""))
-            for (fid, lang), image in resolved.figures.items():
-                if lang == edition.info.lang:
-                    files[f"{prefix}figures/{fid}.{lang}.svg"] = (image.site_svg
-                                                                  or image.svg).read_bytes()
-            page_count += len(pages)
-        if errors:
-            raise BuildError(None, None, "\n".join(e.render() for e in _unique(errors)))
-        config = resolved.config
-        files["sitemap.xml"] = sitemap(config, sorted(sitemap_urls))
-        files["robots.txt"] = f"User-agent: *\nSitemap: {config.site_url}sitemap.xml\n".encode()
-        files[".nojekyll"] = b""
-        files.update(static_files(self.root))
-        return files, page_count
-
-    def chapter_docs(self, resolved: "ResolvedBook", key: str,
-                     chapter: ChapterSource) -> list[SearchDoc]:
-        """The chapter's search documents, kept in memory while its inputs are unchanged.
-
-        Unknown names are not reported here: the render pass reports them with file:line.
-        """
-        ctx = resolved.contexts[(key, chapter.number)]
-        memo_key = (str(chapter.path), self._parsed[str(chapter.path)][0],
-                    resolved.labels_digest[key], self._values_digest(ctx.values))
-        docs = self._docs.get(memo_key)
-        if docs is None:
-            ctx.errors = []
-            docs = section_docs(self.parsed(chapter)[0], ctx,
-                                resolved.outlines[key][chapter.number])
-            if not ctx.errors:
-                self._docs[memo_key] = docs
-        return docs
-
-    def start_search(self, resolved: "ResolvedBook", key: str) -> "SearchJob":
-        """The edition's search index from the cache, or what is needed to build it."""
-        from .render import cjk, search
-        if self._search_code is None:
-            self._search_code = sha256_bytes(Path(search.__file__).read_bytes()
-                                             + Path(cjk.__file__).read_bytes()
-                                             + cjk.FOLD_TABLE.read_bytes())
-        edition = resolved.book.editions[key]
-        docs = [d for chapter in edition.chapters
-                for d in self.chapter_docs(resolved, key, chapter)]
-        # An edition whose language the indexer does not know is indexed as its fallback's.
-        lang = resolved.book.registry.inherit(key, search.LANGS, "search index language")
-        synonyms = search.glossary_synonyms(edition.info.folder)   # the edition's glossary
-        cache_key = key_of("search", lang, self._search_code, [synonyms.pairs, synonyms.keep],
-                           [(d.url, d.chapter, d.section, d.text) for d in docs])
-        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key), synonyms)
-
-    def write(self, files: dict[str, bytes]) -> tuple[bool, int]:
-        """Write the site atomically: build a new tree beside the old one, then swap.
-
-        Unchanged files are hard-linked from the previous tree, so an edit rewrites one page.
-        """
-        out = self.opt.out
-        manifest = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
-        if self._last_manifest == manifest and out.is_dir():
-            return False, 0
-        old = _read_manifest(out)
-        new = out.with_name(out.name + ".new")
-        if new.exists():
-            shutil.rmtree(new)
-        new.mkdir(parents=True)
-        written = 0
-        for path in sorted(files):
-            target = new / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if old.get(path) == manifest[path]:
-                try:
-                    os.link(out / path, target)
-                    continue
-                except OSError:
-                    pass
-            target.write_bytes(files[path])
-            written += 1
-        (new / ".manifest.json").write_text(_dump_manifest(manifest))
-        swap_dir(new, out)
-        self._last_manifest = manifest
-        return True, written
-
-
-@dataclass
-class ResolvedBook:
-    """What the render stage needs: the resolved book and each chapter's render context."""
-    book: Book
-    config: SiteConfig
-    chapter_files: dict[str, str]          # "03-x.md" -> its slug, for links between chapters
-    editions: list[tuple[str, Edition]]    # the editions to render, in order
-    outlines: dict[str, list[ChapterOutline]] = field(default_factory=dict)
-    labels: dict[str, dict[str, Label]] = field(default_factory=dict)
-    labels_digest: dict[str, str] = field(default_factory=dict)
-    figure_tasks: list[FigureTask] = field(default_factory=list)
-    figures: dict = field(default_factory=dict)
-    sizes: dict = field(default_factory=dict)
-    contexts: dict[tuple, RenderContext] = field(default_factory=dict)    # (edition, chapter no)
-    chapter_math: dict[tuple, set] = field(default_factory=dict)
-
-    @property
-    def editions_by_key(self) -> dict[str, Edition]:
-        return dict(self.editions)
-
-
-@dataclass
-class EditionPages:
-    """An edition's rendered pages and what they were rendered from."""
-    nav_key: tuple
-    bodies: dict[str, str]
-    pages: dict[str, bytes]
-
-
-@dataclass
-class ChapterHtml:
-    """A chapter's rendered body; `ctx` is set while its formula slots are still empty."""
-    memo_key: tuple
-    body: str
-    assets: dict[str, Path]
-    errors: list[BuildError]
-    ctx: RenderContext | None = None
-    whatif: bytes | None = None      # the chapter's what-if data file (`<slug>.whatif.js`)
-
-    def with_math(self, math: dict) -> "ChapterHtml":
-        body = fill_math(self.body, self.ctx, math)   # adds an error per formula KaTeX rejects
-        data, _size = scenarios.chapter_data(self.ctx, math)
-        body = scenarios.fill_version(body, data)
-        return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors),
-                           whatif=data)
-
-
-@dataclass
-class SearchJob:
-    """One edition's search index: the cached bytes, or what is needed to build them."""
-    docs: list[SearchDoc]
-    lang: str
-    key: str
-    hit: dict | None
-    synonyms: "Synonyms | None" = None
-
-    def finish(self, cache: Cache) -> dict[str, bytes]:
-        """The index files: cached, or built now (and cached)."""
-        if self.hit is None:
-            self.hit = build_search_assets(self.docs, self.lang, self.synonyms)
-            cache.put("search", self.key, self.hit)
-        return self.hit
+        return [warning_text(chapter.source.path.relative_to(self.root), typed)
+                for key in resolved.outputs for chapter in resolved.editions[key].chapters
+                for typed in typed_numbers(chapter.tokens)]
 
 
 def _text_cost(edition: Edition) -> int:
@@ -519,114 +203,30 @@ def _text_cost(edition: Edition) -> int:
                for c in edition.chapters)
 
 
-def _index_editions(builder: "Builder", resolved: "ResolvedBook", cells: dict,
+def _index_editions(builder: Builder, resolved: ResolvedBook, cells: dict[int, CellResults],
                     keys: list[str]) -> JobResult:
     """In a forked process: number the editions `keys` and build their search indexes.
 
     Returns {edition: (cache key, assets, built)}; `built` is False for a cache hit. The cache
     is only read here; the parent stores what was built.
     """
-    mine = ResolvedBook(book=resolved.book, config=resolved.config,
-                        chapter_files=resolved.chapter_files, editions=resolved.editions)
     out = {}
     for key in keys:
-        builder.number_edition(mine, key, resolved.book.editions[key], cells)
-        job = builder.start_search(mine, key)
-        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang, job.synonyms)
+        resolved.editions[key] = builder.resolver.number_edition(resolved.book, key, cells,
+                                                                 title_text)
+        job = builder.search.start(resolved, key)
+        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang,
+                                                                          job.synonyms)
         out[key] = (job.key, assets, job.hit is None)
     return JobResult(ok=True, value=out)
 
 
-def _head(path: Path, size: int = 600) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read(size)
+def site_config(book: Book) -> SiteConfig:
+    config = book.config or read_book_config(book.root)
+    return SiteConfig(site_url=config.site_url, release_url=config.release_url,
+                      repo_url=str(config.data.get("repo_url", "")).rstrip("/"),
+                      commit=source_commit(book.root),
+                      pdf_names={e.id: e.pdf_name for e in config.registry},
+                      epub_names={e.id: e.epub_name for e in config.registry})
 
 
-def _digest(obj) -> str:
-    return hashlib.sha256(repr(obj).encode()).hexdigest()
-
-
-def _unique(errors: list[BuildError]) -> list[BuildError]:
-    seen, out = set(), []
-    for e in errors:
-        if e.render() not in seen:
-            seen.add(e.render())
-            out.append(e)
-    return out
-
-
-def _read_manifest(out: Path) -> dict:
-    import json
-    try:
-        return json.loads((out / ".manifest.json").read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def _dump_manifest(manifest: dict) -> str:
-    import json
-    return json.dumps(manifest, sort_keys=True, indent=0)
-
-
-def site_config(root: Path) -> SiteConfig:
-    data = yaml.load((root / "manuscripts" / "book.yml").read_text(encoding="utf-8"),
-                     Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    site_url = str(data.get("site_url", "https://example.org/")).rstrip("/") + "/"
-    release = str(data.get("release_url", "")).rstrip("/") + "/"
-    registry = load_registry(root)
-    return SiteConfig(site_url=site_url, release_url=release,
-                      repo_url=str(data.get("repo_url", "")).rstrip("/"),
-                      commit=source_commit(root),
-                      pdf_names={e.id: e.pdf_name for e in registry},
-                      epub_names={e.id: e.epub_name for e in registry})
-
-
-def static_files(root: Path) -> dict[str, bytes]:
-    files = {}
-    static = root / "website" / "static"
-    for path in sorted(static.rglob("*")):
-        if path.is_file():
-            files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
-    node = root / "website" / "node_modules"
-    for target, source in STATIC_FROM_NODE.items():
-        src = node / source
-        if not src.is_file():
-            raise BuildError(src, None, "front-end dependency missing", "run `make setup` (npm ci)")
-        files["static/" + target] = src.read_bytes()
-    fonts = node / "katex" / "dist" / "fonts"
-    for path in sorted(fonts.glob("*.woff2")):
-        files["static/katex/fonts/" + path.name] = path.read_bytes()
-    return files
-
-
-def section_docs(tokens, ctx: RenderContext, outline: ChapterOutline) -> list[SearchDoc]:
-    """One search document per section: its plain text with bound numbers as rendered."""
-    s = ctx.edition.strings
-    number = outline.chapter.number
-    chapter_title = (f"{s['chapter'].format(n=number)} {outline.title}" if number
-                     else outline.title)
-    slug = outline.chapter.slug
-    docs: list[SearchDoc] = []
-    current = (f"{slug}.html", chapter_title)
-    parts: list[str] = []
-
-    def flush():
-        text = " ".join(p for p in parts if p).strip()
-        docs.append(SearchDoc(url=current[0], chapter=chapter_title, section=current[1],
-                              text=text))
-
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.tag in ("h2", "h3"):
-            flush()
-            parts = []
-            title = plain_inline(tokens[i + 1].children or [], ctx)
-            num = tok.meta.get("number", "")
-            current = (f"{slug}.html#{tok.attrGet('id')}", f"{num} {title}".strip())
-            continue
-        if tok.type == "inline" and not (i > 0 and tokens[i - 1].type == "heading_open"
-                                         and tokens[i - 1].tag in ("h1", "h2", "h3")):
-            parts.append(plain_inline(tok.children or [], ctx))
-        elif tok.type == "fence" and not tok.info.startswith("calc"):
-            parts.append(tok.content)
-    flush()
-    return [d for d in docs if d.text or d.section]

@@ -16,15 +16,14 @@ by language, watchers, checks) asks this registry, so a new edition is a folder 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from .model import BuildError
+# The types live in model.py with the other types passed between stages; here for callers.
+from .model import BOOK_CONFIG, CJK_LANGUAGES, BuildError, EditionSpec, Registry
 
-BOOK_CONFIG = "manuscripts/book.yml"
+__all__ = ["BOOK_CONFIG", "CJK_LANGUAGES", "EditionSpec", "Registry", "parse_registry"]
 REQUIRED_FIELDS = ("id", "dir", "lang", "path")
 OPTIONAL_FIELDS = ("fallback", "name", "locale", "out")
 DEFAULT_FILE_STEM = "AI-Infra-Book"
@@ -33,122 +32,13 @@ _ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # (as CJK_LANGUAGES below): the pinned dependencies have no locale library, and these few
 # subtags are all the build reads from a tag.
 _LANG_RE = re.compile(r"^([a-zA-Z]{2,3})(?:-([A-Z][a-z]{3}))?(?:-([A-Z]{2}|[0-9]{3}))?$")
-# Languages set with CJK typography (xeCJK, CJK quotes and indents in the PDF).
-CJK_LANGUAGES = ("zh", "ja", "ko")
-
-
-@dataclass(frozen=True)
-class EditionSpec:
-    """One edition as declared in book.yml, with what its fallbacks resolve to."""
-
-    id: str
-    dir: str               # folder under the book root: "manuscripts", "book-en"
-    lang: str              # BCP 47: "zh-Hans", "en", "en-GB"
-    path: str              # URL folder, "" for the site root
-    fallback: str | None   # id of the edition it inherits from
-    name: str              # the language's own name, in the language switcher
-    locale: str            # og:locale, "en_US"
-    out: str               # folder of its PDF and EPUB
-    file_stem: str         # "AI-Infra-Book-EN": its PDF/EPUB file name without suffix
-    is_original: bool
-    langs: tuple[str, ...]  # its lang, then its fallbacks' langs, nearest first
-    number_lang: str       # whose number conventions it prints in (bookkit/locale/numbers.py)
-    line: int              # of its entry in book.yml, for messages
-
-    @property
-    def url_prefix(self) -> str:
-        """"" for the site root, "en/" for a folder."""
-        return f"{self.path}/" if self.path else ""
-
-    @property
-    def pdf_name(self) -> str:
-        return self.file_stem + ".pdf"
-
-    @property
-    def epub_name(self) -> str:
-        return self.file_stem + ".epub"
-
-    @property
-    def is_cjk(self) -> bool:
-        return self.lang.split("-")[0].lower() in CJK_LANGUAGES
-
-    @property
-    def is_traditional_chinese(self) -> bool:
-        """Written in Traditional characters (a leftover Simplified character is a mistake)."""
-        parts = self.lang.lower().split("-")
-        return parts[0] == "zh" and ("hant" in parts or bool({"tw", "hk", "mo"} & set(parts)))
-
-    def inherited(self, available: Collection[str]) -> str | None:
-        """The nearest of its languages (its own, then its fallbacks') that `available` has."""
-        return next((lang for lang in self.langs if lang in available), None)
-
-
-@dataclass(frozen=True)
-class Registry:
-    """The book's editions in display order; the original first."""
-
-    editions: tuple[EditionSpec, ...]
-    config: Path           # the book.yml they were read from
-
-    def __iter__(self) -> Iterator[EditionSpec]:
-        return iter(self.editions)
-
-    def __len__(self) -> int:
-        return len(self.editions)
-
-    @property
-    def ids(self) -> list[str]:
-        return [e.id for e in self.editions]
-
-    @property
-    def original(self) -> EditionSpec:
-        return self.editions[0]
-
-    @property
-    def translations(self) -> list[EditionSpec]:
-        return [e for e in self.editions if not e.is_original]
-
-    def by_id(self, edition_id: str) -> EditionSpec:
-        for e in self.editions:
-            if e.id == edition_id:
-                return e
-        raise BuildError(self.config, None, f"unknown edition `{edition_id}`",
-                         "use one of: " + ", ".join(self.ids))
-
-    def by_dir(self, folder: str) -> EditionSpec | None:
-        """The edition whose folder (or PDF/EPUB folder) is `folder`, if any."""
-        return next((e for e in self.editions if folder in (e.dir, e.out)), None)
-
-    def chain(self, edition_id: str) -> list[EditionSpec]:
-        """The edition, then its fallback, and so on."""
-        out = [self.by_id(edition_id)]
-        while out[-1].fallback:
-            out.append(self.by_id(out[-1].fallback))
-        return out
-
-    def inherit(self, edition_id: str, available: Collection[str], what: str) -> str:
-        """The language whose `what` (an entry of `available`) the edition uses; a BuildError
-        naming its book.yml line when neither it nor any fallback has one."""
-        spec = self.by_id(edition_id)
-        found = spec.inherited(available)
-        if found is None:
-            raise BuildError(self.config, spec.line,
-                             f"edition `{spec.id}` (lang {spec.lang}) has no {what}",
-                             f"add `fallback: <id>` naming an edition that has, or add {what} "
-                             f"for {spec.lang} (known: {', '.join(sorted(available))})")
-        return found
-
-
 _memo: dict = {}   # the last registry read, with the text it was read from
 
 
-def load_registry(root: Path) -> Registry:
-    """Read and validate the `editions:` list of the book config (clear errors with file:line)."""
-    path = Path(root) / BOOK_CONFIG
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BuildError(path, None, "file not found", "create it; see CONTRIBUTING.md")
+def parse_registry(root: Path, path: Path, text: str) -> Registry:
+    """The registry of the book config's text (`bookkit.load.read_book_config`, the one reader
+    of book.yml, passes it); clear errors with file:line. The last one is kept: the config is
+    read on every rebuild and seldom changes."""
     key = (str(path), text)
     if _memo.get("key") == key:
         return _memo["registry"]
@@ -277,9 +167,3 @@ def _locale(chain: list[dict]) -> str:
         if m and m.group(3):
             return f"{language}_{m.group(3)}"
     return language
-
-
-def book_dirs(root: Path) -> list[str]:
-    """The folders the book is read from: every edition's, and the original's figures."""
-    dirs = ["manuscripts"] + [e.dir for e in load_registry(root)]
-    return list(dict.fromkeys(dirs))

@@ -1,12 +1,17 @@
-"""Load stage: read the book config and every edition's chapter files. No side effects."""
+"""Load stage: read the book config and every edition's chapter files. No side effects.
+
+`read_book_config` is the one reader of `manuscripts/book.yml`: the build, the checks and the
+release take the chapter plan and the site's addresses from it.
+"""
 from __future__ import annotations
 
 from pathlib import Path
 
 import yaml
 
-from .editions import BOOK_CONFIG, Registry, load_registry
-from .model import Book, BuildError, ChapterSource, Edition, EditionInfo
+from .editions import parse_registry
+from .model import (BOOK_CONFIG, Book, BookConfig, BuildError, ChapterSource, Edition,
+                    EditionInfo, Registry)
 
 REQUIRED_STRINGS = (
     "chapter", "chapter_short", "section", "figure", "table", "equation", "preface", "contents",
@@ -20,11 +25,9 @@ REQUIRED_STRINGS = (
 )
 
 
-def _read_yaml(path: Path) -> dict:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BuildError(path, None, "file not found", "create it; see CONTRIBUTING.md")
+def _read_yaml(path: Path, text: str | None = None) -> dict:
+    if text is None:
+        text = _read_text(path)
     try:
         # The C loader when PyYAML has it: the configs are read on every (re)build.
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -38,10 +41,43 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BuildError(path, None, "file not found", "create it; see CONTRIBUTING.md")
+
+
+def read_book_config(root: Path) -> BookConfig:
+    """`manuscripts/book.yml`, validated: the chapter plan, the site's addresses and the edition
+    registry (its `editions:` list, errors at book.yml:line)."""
+    path = Path(root) / BOOK_CONFIG
+    text = _read_text(path)
+    data = _read_yaml(path, text)
+    site_url = str(data.get("site_url") or "https://example.org/").rstrip("/") + "/"
+    release_url = str(data.get("release_url", "")).rstrip("/") + "/"
+    return BookConfig(path=path, chapters=tuple(_chapter_plan(path, data)), site_url=site_url,
+                      release_url=release_url, data=data,
+                      registry=parse_registry(Path(root), path, text))
+
+
+def load_registry(root: Path) -> Registry:
+    """The book's editions (`editions:` in book.yml), from the one reader of the config."""
+    return read_book_config(root).registry
+
+
+def book_dirs(root: Path) -> list[str]:
+    """The folders the book is read from: every edition's, and the original's figures."""
+    dirs = ["manuscripts"] + [e.dir for e in load_registry(root)]
+    return list(dict.fromkeys(dirs))
+
+
 def chapter_plan(root: Path) -> list[tuple[int, str, str]]:
     """(number, file name, slug) for every chapter, from the single book config."""
-    path = root / BOOK_CONFIG
-    data = _read_yaml(path)
+    return list(read_book_config(root).chapters)
+
+
+def _chapter_plan(path: Path, data: dict) -> list[tuple[int, str, str]]:
     entries = data.get("chapters")
     if not isinstance(entries, list) or not entries:
         raise BuildError(path, None, "`chapters:` must be a non-empty list of {file, slug}")
@@ -98,8 +134,9 @@ def _overlay(base: dict, own: dict) -> None:
 
 def load_book(root: Path, editions: list[str] | None = None) -> Book:
     root = root.resolve()
-    plan = chapter_plan(root)
-    registry = load_registry(root)
+    config = read_book_config(root)
+    plan = config.chapters
+    registry = config.registry
     wanted = editions or registry.ids
     for key in wanted:
         registry.by_id(key)     # an unknown id is an error, not an empty build
@@ -123,4 +160,4 @@ def load_book(root: Path, editions: list[str] | None = None) -> Book:
             chapters.append(ChapterSource(edition=key, number=number, slug=slug, path=path,
                                           text=text))
         loaded[key] = Edition(info=info, chapters=chapters)
-    return Book(root=root, editions=loaded, registry=registry)
+    return Book(root=root, editions=loaded, config=config)

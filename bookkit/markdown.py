@@ -20,7 +20,8 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from .resolve.typed_numbers import strip_typed_numbers
+from .model import TokenMeta
+from .typed_numbers import strip_typed_numbers
 
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
@@ -106,9 +107,9 @@ def _block_attrs_rule(state) -> None:
                 match = CAPTION_RE.match(inline.content)
                 if not match:
                     continue
-                para.meta["table_caption"] = True
+                para.meta[TokenMeta.TABLE_CAPTION] = True
                 if match.group(2):
-                    para.meta["table_id"] = match.group(2)
+                    para.meta[TokenMeta.TABLE_ID] = match.group(2)
                 # Strip ": " and "{#tbl-…}" from the rendered children.
                 kids = inline.children or []
                 if kids and kids[0].type == "text":
@@ -135,8 +136,21 @@ def _child_lines_rule(state) -> None:
 
 
 def _is_whatif_div(params: str, *_args) -> bool:
-    from .resolve.scenarios import div_name
     return div_name(params) is not None
+
+
+# A what-if region (`bookkit.resolve.scenarios`): `::: {.whatif #wi-name}`.
+DIV_RE = re.compile(r"^\{\s*(?=[^}]*\.whatif\b)(?:(?:\.whatif|#wi-([A-Za-z0-9_-]+))\s*)+\}$")
+
+
+def div_name(params: str) -> str | None:
+    """The scenario name of a `::: {.whatif #wi-name}` line's attributes ('' without an id);
+    None if the div is not a what-if region."""
+    text = params.strip()
+    if not DIV_RE.match(text):
+        return None
+    ident = re.search(r"#wi-([A-Za-z0-9_-]+)", text)
+    return ident.group(1) if ident else ""
 
 
 @lru_cache(maxsize=1)

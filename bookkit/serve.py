@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from .build import Builder
-from .editions import book_dirs
+from .load import book_dirs
 from .model import BuildError
 from .processes import Stopped
 

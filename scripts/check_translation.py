@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from bookkit.check.numbers import Finding, check_pair, format_summary, format_text, rank  # noqa: E402
 from bookkit.check.script import describe, leftover_simplified  # noqa: E402
 from bookkit.check.terminology import GLOSSARY_FILE, GlossaryError, find_avoided, load_glossary  # noqa: E402
-from bookkit.editions import load_registry  # noqa: E402
+from bookkit.load import load_registry  # noqa: E402
 from bookkit.model import BuildError  # noqa: E402
 
 

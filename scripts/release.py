@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:
 def artifacts(root: Path = ROOT) -> dict[str, tuple[str, str]]:
     """File name in dist -> (where the build puts it, the command that makes it): a PDF and an
     EPUB per edition of the registry (manuscripts/book.yml), PDFs first."""
-    from bookkit.editions import load_registry
+    from bookkit.load import load_registry
     registry = load_registry(root)
     out = {e.pdf_name: (f"{e.out}/{e.pdf_name}", f"bash {e.out}/build_pdf.sh") for e in registry}
     out.update({e.epub_name: (f"{e.out}/{e.epub_name}",
@@ -119,7 +119,7 @@ def compute_numbers(root: Path = ROOT) -> dict[str, object]:
 
     book = load_book(root)
     builder = Builder(BuildOptions(root=root, out=root / "build" / "site", quiet=True))
-    cells = builder.resolve(book)[0]
+    cells = builder.resolve(book, figures=()).cells   # the numbers only: no figure drawn
     slugs = {ch.number: ch.slug for ch in book.original.chapters}
     numbers = {}
     for number, result in cells.items():

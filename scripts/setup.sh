@@ -15,7 +15,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing apt packages: ${missing[*]}"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  # A matplotlib font cache built before the CJK fonts existed renders tofu (toolchain.md pitfall 5).
+  # A matplotlib font cache built before the CJK fonts existed renders tofu.
   rm -rf "${HOME}/.cache/matplotlib"
 fi
 
@@ -28,7 +28,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
   echo "$want" > "$stamp"
 fi
-# pypandoc-binary ships pandoc but puts no command on PATH (toolchain.md pitfall 4).
+# pypandoc-binary ships pandoc but puts no command on PATH.
 pandoc_path=$(.venv/bin/python -c 'import pypandoc; print(pypandoc.get_pandoc_path())')
 ln -sf "$pandoc_path" .venv/bin/pandoc
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bookkit.check.staleness import (  # noqa: E402
     load_sync_record, mark_synced, save_sync_record, sync_record_path)
-from bookkit.editions import load_registry  # noqa: E402
+from bookkit.load import load_registry  # noqa: E402
 from bookkit.model import BuildError  # noqa: E402
 
 

@@ -45,7 +45,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .report import ERROR, INFO, WARNING, Finding
+from ..model import ERROR, INFO, WARNING, BuildError, Finding
 
 __all__ = [
     "Page", "SiteChecker", "check_site", "scan_page", "external_links", "check_external",
@@ -196,13 +196,12 @@ class Target:
 
 
 def site_url_from_config(root: Path) -> str:
-    import yaml
+    from bookkit.load import read_book_config
 
-    data = yaml.safe_load((Path(root) / "manuscripts" / "book.yml").read_text(encoding="utf-8")) or {}
-    url = str(data.get("site_url") or "")
-    if not url:
-        raise ValueError("manuscripts/book.yml has no site_url")
-    return url
+    config = read_book_config(root)
+    if not config.data.get("site_url"):
+        raise BuildError(config.path, None, "no `site_url`", "the checks need the site's address")
+    return config.site_url
 
 
 class SiteChecker:

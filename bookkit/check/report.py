@@ -1,5 +1,5 @@
-"""Findings of ``scripts/check_site.py``: the finding type, the source checks it runs besides the
-site checks of :mod:`bookkit.check.links`, and the text / JSON output.
+"""The source checks of ``scripts/check_site.py`` (translations, staleness) and the text / JSON
+output of every check's findings (:class:`bookkit.model.Finding`).
 
 A finding is ``where: kind: detail``. ``where`` is ``page#id`` for a built page (the page's path
 under the site root, and the id of the section the problem is in, when there is one), a file
@@ -12,49 +12,25 @@ path under the site (``sitemap.xml``, ``en/search-index.js``) for other site fil
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from bookkit.model import ERROR, INFO, SEVERITIES, WARNING, BuildError, Finding
 
 __all__ = [
     "Finding", "ERROR", "WARNING", "INFO", "format_text", "format_json", "has_errors",
     "translation_findings", "stale_findings", "translation_editions",
 ]
 
-ERROR, WARNING, INFO = "error", "warning", "info"
-SEVERITIES = (ERROR, WARNING, INFO)
-
-
 def translation_editions(root: Path):
     """The translated editions (:class:`~bookkit.editions.EditionSpec`: folder ``dir``, ``id``,
     ``number_lang`` the number check reads them in), from the registry in book.yml."""
-    from bookkit.editions import load_registry
+    from bookkit.load import load_registry
     return load_registry(root).translations
 
 
 def _original(root: Path):
-    from bookkit.editions import load_registry
+    from bookkit.load import load_registry
     return load_registry(root).original
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem. ``line`` is the line in the page or source file (1-based), when known."""
-
-    kind: str
-    where: str
-    detail: str
-    severity: str = ERROR
-    line: int | None = None
-
-    def __post_init__(self):
-        if self.severity not in SEVERITIES:
-            raise ValueError(f"unknown severity {self.severity!r}")
-
-    def text(self) -> str:
-        return f"{self.where}: {self.kind}: {self.detail}"
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def has_errors(findings: list[Finding]) -> bool:
@@ -87,29 +63,17 @@ def _read(path: Path) -> str | None:
 
 
 def _resolved_texts(root: Path, out: list[Finding]) -> dict | None:
-    """``bookkit.export.resolved_markdown(root)`` (numbers as rendered) when it exists and works.
+    """The chapters' text with bound numbers as rendered (:func:`bookkit.export.resolved_markdown`).
 
     When the sources do not resolve (a :class:`~bookkit.model.BuildError`), that is reported as
     one ``build-error`` finding and the raw files are compared instead.
     """
-    try:
-        from bookkit.export import resolved_markdown  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    from bookkit.model import BuildError
+    from bookkit import export
 
     try:
-        return resolved_markdown(root)
+        return export.resolved_markdown(root)
     except BuildError as exc:
-        path = exc.path or "manuscripts/book.yml"
-        try:
-            path = Path(path).resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
-            pass
-        line = exc.line or 1
-        detail = f"{exc.message} ({exc.hint}); numbers compared on the raw Markdown" if exc.hint else \
-            f"{exc.message}; numbers compared on the raw Markdown"
-        out.append(Finding("build-error", f"{path}:{line}", detail, ERROR, line))
+        out.append(Finding.from_error(exc, root, note="; numbers compared on the raw Markdown"))
         return None
 
 
@@ -144,13 +108,19 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
             if translation is None:
                 out.append(Finding("missing-file", f"{tpath}:1", f"no translation of {opath}"))
                 continue
-            for f in check_pair(original, translation, lang, opath, tpath):
-                line = f.translation_line if f.translation_line is not None else 1
-                out.append(Finding(f.kind, f"{tpath}:{line}", f.message, ERROR, line))
+            out += [pair_finding(f, tpath) for f in check_pair(original, translation, lang,
+                                                                 opath, tpath)]
             if spec.is_traditional_chinese:
                 out += script_findings(tpath, _read(root / tpath) or "")
             out += terminology_findings(tpath, _read(root / tpath) or "", glossaries[folder])
     return out
+
+
+def pair_finding(difference, tpath: str) -> Finding:
+    """A difference found by :func:`bookkit.check.numbers.check_pair` as a finding, placed at its
+    line in the translation (line 1 when it has none there)."""
+    line = difference.translation_line if difference.translation_line is not None else 1
+    return Finding(difference.kind, f"{tpath}:{line}", difference.message, ERROR, line)
 
 
 def _glossaries(root: Path, out: list[Finding]) -> dict:

@@ -17,8 +17,8 @@ from ..markdown import parse
 from ..resolve import images
 from ..resolve.links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
                              raw_anchor_ids, repo_link)
-from ..resolve.typed_numbers import message, typed_numbers, warning_text
-from .report import WARNING, Finding
+from ..typed_numbers import message, typed_numbers, warning_text
+from ..model import WARNING, Finding
 
 # An HTML tag with an id the Pandoc export does not turn into an anchor (`<div id=x>`,
 # unquoted ids): fine on the site, a dangling reference in the PDF.
@@ -45,7 +45,7 @@ def _prose_lines(tokens, text: str) -> list[tuple[int, str]]:
 def _duplicate_captions(rel: str, tokens) -> list[Finding]:
     """A figure's caption written as alt text and again as an italic line below it (common in
     books made for other toolchains): the alt text is now shown, so the page would repeat it."""
-    from ..resolve.typed_numbers import CAPTION_NUMBER_RE
+    from ..typed_numbers import CAPTION_NUMBER_RE
     out = []
     for i, tok in enumerate(tokens):
         if not images.is_static_figure(tokens, i) or i + 4 >= len(tokens):
@@ -63,6 +63,51 @@ def _duplicate_captions(rel: str, tokens) -> list[Finding]:
             out.append(Finding("duplicate-caption", f"{rel}:{line}",
                                "this italic line repeats the figure's caption (its alt text, "
                                "shown under the figure): delete it", WARNING, line))
+    return out
+
+
+def markup_left_as_text(rel: str, tokens) -> list[Finding]:
+    """Markdown the parser read as plain text although the author meant markup (the PDF, made by
+    Pandoc, often gets these right, so only the site shows them):
+    - `**` left in the text: CommonMark does not let `**` close after a punctuation mark when a
+      letter follows, nor open after a letter before punctuation, which Chinese hits all the
+      time (`**生成（rollout）**阶段`, `所以**{{ x }}**`);
+    - a table's `: caption` line written with no blank line above it becomes a table row;
+    - a blank line inside a table ends it, and the rows after it show as text with pipes.
+    """
+    out: list[Finding] = []
+    row_cells: list[str] = []
+    for i, tok in enumerate(tokens):
+        line = (tok.map[0] + 1) if tok.map else 0
+        if tok.type == "tr_open":
+            row_cells, row_line = [], line
+        elif tok.type == "inline" and tokens[i - 1].type in ("td_open", "th_open"):
+            row_cells.append(tok.content.strip())
+        elif tok.type == "tr_close" and row_cells and row_cells[0].startswith(": ") \
+                and not any(row_cells[1:]):
+            out.append(Finding("markup-as-text", f"{rel}:{row_line}",
+                               "this `: caption` line is read as a row of the table above it: "
+                               "leave a blank line between the table and its caption",
+                               WARNING, row_line))
+        elif tok.type == "inline" and tokens[i - 1].type == "paragraph_open":
+            if re.match(r"\|.*\|", tok.content) and tok.content.count("|") >= 3:
+                out.append(Finding("markup-as-text", f"{rel}:{line}",
+                                   "table rows outside a table, shown as text with pipes: a "
+                                   "blank line ends a table; remove the blank line above",
+                                   WARNING, line))
+            depth = 0
+            for child in tok.children or []:
+                depth += {"strong_open": 1, "strong_close": -1}.get(child.type, 0)
+                # `**a（b）**c … **d**` pairs the wrong markers: bold inside bold, never meant
+                if (child.type == "text" and ("**" in child.content or "__" in child.content)) \
+                        or depth > 1:
+                    out.append(Finding(
+                        "markup-as-text", f"{rel}:{line}",
+                        "`**` shown as text: CommonMark cannot close `**` after punctuation "
+                        "followed by a letter, nor open it after a letter before punctuation "
+                        "(`**生成（rollout）**阶段`): move the marker next to the letters "
+                        "(`**生成**（rollout）`) or drop the emphasis", WARNING, line))
+                    break
     return out
 
 
@@ -142,7 +187,7 @@ def _edition_ids(chapters) -> set[str]:
 
 def source_findings(root: Path) -> list[Finding]:
     """The checks over every chapter of every edition folder that exists."""
-    from ..editions import load_registry
+    from ..load import load_registry
     from ..load import chapter_plan
     from ..model import ChapterSource
     root = Path(root).resolve()
@@ -155,6 +200,10 @@ def source_findings(root: Path) -> list[Finding]:
         candidates = [c for c in chapters if _CANDIDATE_RE.search(c.text)]
         links_to_ids = any(_FRAGMENT_LINK_RE.search(c.text) for c in candidates)
         known = _edition_ids(chapters) if links_to_ids else set()
-        for chapter in candidates:
-            out += chapter_findings(root, chapter.path, chapter.text, known)
+        for chapter in chapters:       # every chapter: ~10 ms of parsing each
+            tokens, _ = parse(chapter.text)
+            rel = chapter.path.relative_to(root).as_posix()
+            out += markup_left_as_text(rel, tokens)
+            if chapter in candidates:
+                out += chapter_findings(root, chapter.path, chapter.text, known, tokens)
     return out

@@ -68,7 +68,7 @@ def fontset_for(edition: str) -> FontSet:
 
     The English edition loads the SC fonts for any stray CJK.
     """
-    from bookkit.editions import load_registry
+    from bookkit.load import load_registry
 
     registry = load_registry(Path(__file__).resolve().parents[2])
     region = CJK_REGIONS[registry.inherit(edition, CJK_REGIONS, "PDF fonts (CJK_REGIONS in "

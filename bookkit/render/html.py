@@ -22,11 +22,11 @@ from pygments.util import ClassNotFound
 
 from ..locale.numbers import format_value, parse_spec
 from ..markdown import BOUND_RE, parser
+from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
+                     TokenMeta as M, label_text)
 from .mathtext import tex_to_text
-from ..model import BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label
-from ..resolve.images import resolve_site_image, static_figure_html
+from ..resolve.images import resolve_site_image
 from ..resolve.links import LinkError, repo_link
-from ..resolve.numbering import label_text
 
 FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -136,7 +136,7 @@ class BookRenderer(RendererHTML):
         tok = tokens[idx]
         ctx: RenderContext = env["ctx"]
         ident = html.escape(tok.attrGet("id") or "")
-        number = tok.meta.get("number", "")
+        number = tok.meta.get(M.NUMBER, "")
         prefix = ""
         if number:
             text = (ctx.edition.strings["chapter"].format(n=number) if tok.tag == "h1"
@@ -172,10 +172,10 @@ class BookRenderer(RendererHTML):
     def paragraph_open(self, tokens, idx, options, env):
         tok = tokens[idx]
         ctx: RenderContext = env["ctx"]
-        if "figure_id" in tok.meta:
+        if M.FIGURE_ID in tok.meta:
             return self._figure(tokens, idx, ctx)
-        if tok.meta.get("table_caption"):
-            number = tok.meta.get("number", "")
+        if tok.meta.get(M.TABLE_CAPTION):
+            number = tok.meta.get(M.NUMBER, "")
             label = ctx.edition.strings["table"].format(n=number)
             block = ""
             if "table_block" in tok.meta:     # moved above its table: it opens the table's block
@@ -187,7 +187,7 @@ class BookRenderer(RendererHTML):
 
     def paragraph_close(self, tokens, idx, options, env):
         opener = _matching_open(tokens, idx)
-        if opener is not None and "figure_id" in opener.meta:
+        if opener is not None and M.FIGURE_ID in opener.meta:
             return "</figcaption></figure>\n"
         return super().renderToken(tokens, idx, options, env)
 
@@ -197,12 +197,12 @@ class BookRenderer(RendererHTML):
             return static_figure_html(self, tokens, idx, ctx)
         inline = tokens[idx + 1]
         image = next(k for k in inline.children if k.type == "image")
-        fid = tok.meta["figure_id"]
+        fid = tok.meta[M.FIGURE_ID]
         caption = self.renderInline(image.children or [], {}, {"ctx": ctx})
         alt = html.escape(plain_inline(image.children or [], ctx), quote=True)
         src = f"figures/{fid}.{ctx.edition.lang}.svg"
         w, h = ctx.figure_sizes.get((fid, ctx.edition.lang), (640, 360))
-        label = ctx.edition.strings["figure"].format(n=tok.meta["number"])
+        label = ctx.edition.strings["figure"].format(n=tok.meta[M.NUMBER])
         # The image's children are rendered as the caption; skip the inline token afterwards.
         inline.meta["skip"] = True
         return (f'<figure id="{html.escape(fid)}"><img src="{src}" alt="{alt}" width="{w}" '
@@ -228,7 +228,7 @@ class BookRenderer(RendererHTML):
     def table_open(self, tokens, idx, options, env):
         # The block (caption and table) carries the id, so a link to the table shows its caption.
         tok = tokens[idx]
-        ident = tok.meta.get("table_id")
+        ident = tok.meta.get(M.TABLE_ID)
         attr = f' id="{html.escape(ident)}"' if ident else ""
         block = "" if tok.meta.get("caption_above") else f'<div class="table-block"{attr}>'
         _mark_numeric_columns(tokens, idx, env["ctx"])
@@ -248,8 +248,8 @@ class BookRenderer(RendererHTML):
 
     def math_block_label(self, tokens, idx, options, env):
         tok = tokens[idx]
-        body = self._math(tok, env, display=True, tag=tok.meta.get("number"))
-        return f'<div class="equation" id="{html.escape(tok.meta.get("equation_id", ""))}">{body}</div>\n'
+        body = self._math(tok, env, display=True, tag=tok.meta.get(M.NUMBER))
+        return f'<div class="equation" id="{html.escape(tok.meta.get(M.EQUATION_ID, ""))}">{body}</div>\n'
 
     def _math(self, tok: Token, env, display: bool, tag: str | None = None) -> str:
         ctx: RenderContext = env["ctx"]
@@ -376,6 +376,27 @@ def _mark_numeric_columns(tokens: list[Token], idx: int, ctx: RenderContext) -> 
                 t.attrSet("class", "num-col")
 
 
+def static_figure_html(renderer, tokens: list[Token], idx: int, ctx) -> str:
+    """`<figure>` for a static figure: the image, its number and its alt text as caption."""
+    tok = tokens[idx]
+    inline = tokens[idx + 1]
+    image = next(k for k in inline.children if k.type == "image")
+    inline.meta["skip"] = True
+    caption = renderer.renderInline(image.children or [], {}, {"ctx": ctx})
+    alt = plain_inline(image.children or [], ctx)
+    if not alt:
+        ctx.fail(tok, f"image `{tok.meta['static_src']}` has no alt text",
+                 "write ![caption](path): the alt text is the figure's caption")
+    found = resolve_site_image(ctx, tok, tok.meta["static_src"])
+    src = found.src if found else tok.meta["static_src"]
+    dims = f' width="{found.size[0]}" height="{found.size[1]}"' if found and found.size else ""
+    label = ctx.edition.strings["figure"].format(n=tok.meta["number"])
+    return (f'<figure id="{html.escape(tok.meta["figure_id"])}"><img src="{html.escape(src)}" '
+            f'alt="{html.escape(alt, quote=True)}"{dims} loading="lazy" decoding="async">'
+            f'<figcaption><span class="capno">{html.escape(label)}</span>'
+            f'{html.escape(ctx.edition.strings["caption_sep"])}{caption}')
+
+
 def local_image(ctx: RenderContext, src: str) -> Path | None:
     """An image path relative to the chapter; translations fall back to the original's file."""
     clean = Path(src.split("#")[0].split("?")[0])
@@ -444,7 +465,7 @@ def collect_math(tokens: list[Token], ctx: RenderContext, out: set) -> None:
             elif tok.type in ("math_inline_double", "math_block"):
                 out.add((math_source(ctx, tok), True))
             elif tok.type == "math_block_label":
-                out.add((math_source(ctx, tok, tok.meta.get("number")), True))
+                out.add((math_source(ctx, tok, tok.meta.get(M.NUMBER)), True))
             if tok.children:
                 visit(tok.children)
     visit(tokens)
@@ -486,8 +507,8 @@ def _captions_first(tokens: list[Token]) -> list[int]:
             close = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
             cap = close + 1
             if (cap + 2 < len(tokens) and tokens[cap].type == "paragraph_open"
-                    and tokens[cap].meta.get("table_caption")):
-                tokens[cap].meta["table_block"] = tokens[i].meta.get("table_id")
+                    and tokens[cap].meta.get(M.TABLE_CAPTION)):
+                tokens[cap].meta["table_block"] = tokens[i].meta.get(M.TABLE_ID)
                 tokens[i].meta["caption_above"] = True
                 order += [cap, cap + 1, cap + 2, *range(i, close + 1)]
                 i = cap + 3

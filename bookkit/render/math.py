@@ -1,7 +1,7 @@
 """Build-time math: every formula is rendered by KaTeX once, so readers run no math JavaScript.
 
 KaTeX is the only renderer that gets `aligned` and friends right in HTML (latex2mathml emits
-ill-formed XML for `aligned`; see toolchain.md). Results are cached per formula.
+ill-formed XML for `aligned`). Results are cached per formula.
 """
 from __future__ import annotations
 

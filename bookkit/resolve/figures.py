@@ -77,7 +77,7 @@ def _setup_matplotlib():
     _share_mathtext_layouts(matplotlib.mathtext)
     from matplotlib import font_manager
     # Register the CJK fonts by file: a font cache made before they were installed would
-    # otherwise make matplotlib fall back silently (toolchain.md, pitfall 5). Once per
+    # otherwise make matplotlib fall back silently to a font without CJK glyphs (tofu). Once per
     # process: `addfont` appends the faces again and empties matplotlib's font-lookup memo,
     # so each figure drawn in a worker made every later font lookup score a longer list from
     # scratch (20 more faces a figure).

@@ -205,30 +205,6 @@ def resolve_site_image(ctx, tok: Token, src: str) -> SiteImage | None:
     return SiteImage(site_path, size)
 
 
-def static_figure_html(renderer, tokens: list[Token], idx: int, ctx) -> str:
-    """`<figure>` for a static figure: the image, its number and its alt text as caption."""
-    import html
-
-    from ..render.html import plain_inline
-    tok = tokens[idx]
-    inline = tokens[idx + 1]
-    image = next(k for k in inline.children if k.type == "image")
-    inline.meta["skip"] = True
-    caption = renderer.renderInline(image.children or [], {}, {"ctx": ctx})
-    alt = plain_inline(image.children or [], ctx)
-    if not alt:
-        ctx.fail(tok, f"image `{tok.meta['static_src']}` has no alt text",
-                 "write ![caption](path): the alt text is the figure's caption")
-    found = resolve_site_image(ctx, tok, tok.meta["static_src"])
-    src = found.src if found else tok.meta["static_src"]
-    dims = f' width="{found.size[0]}" height="{found.size[1]}"' if found and found.size else ""
-    label = ctx.edition.strings["figure"].format(n=tok.meta["number"])
-    return (f'<figure id="{html.escape(tok.meta["figure_id"])}"><img src="{html.escape(src)}" '
-            f'alt="{html.escape(alt, quote=True)}"{dims} loading="lazy" decoding="async">'
-            f'<figcaption><span class="capno">{html.escape(label)}</span>'
-            f'{html.escape(ctx.edition.strings["caption_sep"])}{caption}')
-
-
 def check_image(chapter_path: Path, root: Path, src: str) -> str | None:
     """Why a local image would fail the build (missing, unsupported, unconvertible), or None."""
     try:

@@ -5,25 +5,13 @@ decides them. The same walk runs on every edition, so a figure has the same numb
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
 
 from markdown_it.token import Token
 
 from ..markdown import inline_text
-from ..model import BuildError, ChapterSource, Label
+from ..model import BuildError, ChapterOutline, ChapterSource, Label, TokenMeta as M
 from .images import is_static_figure, number_static_figure
-
-
-@dataclass
-class ChapterOutline:
-    """What numbering learned about one chapter: its title, TOC and figure jobs."""
-
-    chapter: ChapterSource
-    title: str = ""
-    title_id: str = ""
-    sections: list[tuple[int, str, str, str]] = field(default_factory=list)  # level, id, number, title
-    figures: list[tuple[str, str, int]] = field(default_factory=list)       # id, script src, line
 
 
 def is_figure_paragraph(tokens: list[Token], i: int) -> bool:
@@ -67,7 +55,7 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
                 ident = tok.attrGet("id") or f"sec-{chapter.slug}"
                 tok.attrSet("id", ident)
                 number = str(n) if n > 0 else ""
-                tok.meta["number"] = number
+                tok.meta[M.NUMBER] = number
                 outline.title, outline.title_id = title, ident
                 add(Label(ident, "chapter", number, chapter.slug, title), line_of(tok))
                 continue
@@ -86,7 +74,7 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
                 f"sec-{chapter.slug}-{counters['h2']}" + (f"-{counters['h3']}" if level == 3 else "")
                 if level <= 3 else f"sec-{chapter.slug}-h{i}")
             tok.attrSet("id", ident)
-            tok.meta["number"] = number
+            tok.meta[M.NUMBER] = number
             if level <= 3:
                 outline.sections.append((level, ident, number, title))
             add(Label(ident, "section", number, chapter.slug, title), line_of(tok))
@@ -98,23 +86,23 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
                                  "write ![caption](figures/x.py){#fig-x}")
             counters["figure"] += 1
             number = f"{n}-{counters['figure']}"
-            tok.meta.update(figure_id=ident, number=number)
+            tok.meta.update({M.FIGURE_ID: ident, M.NUMBER: number})
             add(Label(str(ident), "figure", number, chapter.slug, image.content), line_of(tok))
             outline.figures.append((str(ident), str(image.attrs["src"]), line_of(tok) or 0))
         elif tok.type == "paragraph_open" and is_static_figure(tokens, i):
             counters["figure"] += 1
             add(number_static_figure(chapter, tokens, i, f"{n}-{counters['figure']}",
                                      counters["figure"]), line_of(tok))
-        elif tok.type == "paragraph_open" and tok.meta.get("table_caption"):
-            ident = tok.meta.get("table_id")
+        elif tok.type == "paragraph_open" and tok.meta.get(M.TABLE_CAPTION):
+            ident = tok.meta.get(M.TABLE_ID)
             counters["table"] += 1
             number = f"{n}-{counters['table']}"
-            tok.meta["number"] = number
+            tok.meta[M.NUMBER] = number
             # The id goes on the table itself so a link lands on the table, not its caption.
             j = i - 1
             while j >= 0 and tokens[j].type != "table_open":
                 j -= 1
-            tokens[j].meta.update(table_id=ident, number=number)
+            tokens[j].meta.update({M.TABLE_ID: ident, M.NUMBER: number})
             if ident:
                 add(Label(ident, "table", number, chapter.slug, text_of(tokens[i + 1])),
                     line_of(tok))
@@ -122,19 +110,8 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
             ident = tok.info.strip()
             counters["equation"] += 1
             number = f"{n}.{counters['equation']}"
-            tok.meta.update(equation_id=ident, number=number)
+            tok.meta.update({M.EQUATION_ID: ident, M.NUMBER: number})
             add(Label(ident, "equation", number, chapter.slug, ""), line_of(tok))
     if not seen_h1:
         raise BuildError(path, 1, "no level-1 heading", "start the file with `# Chapter title`")
     return outline
-
-
-def label_text(label: Label, strings: dict) -> str:
-    """The localised reference text: `图 1-2`, `Figure 1-2`, `1.2 节`, `Chapter 3`."""
-    if label.kind == "chapter":
-        return strings["chapter"].format(n=label.number) if label.number else strings["preface"]
-    key = {"section": "section", "figure": "figure", "table": "table",
-           "equation": "equation"}[label.kind]
-    if label.kind == "section" and not label.number:
-        return label.title
-    return strings[key].format(n=label.number)

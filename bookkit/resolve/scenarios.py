@@ -34,12 +34,12 @@ import re
 import sys
 from dataclasses import dataclass, field, replace
 
+from ..markdown import DIV_RE, div_name  # noqa: F401 - the dialect's what-if div
 from ..model import BoundValue, BuildError
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 KEY_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 #: `{.whatif #wi-name}` in either order (Pandoc's fenced-div attribute syntax).
-DIV_RE = re.compile(r"^\{\s*(?=[^}]*\.whatif\b)(?:(?:\.whatif|#wi-([A-Za-z0-9_-]+))\s*)+\}$")
 MAX_VARIANTS = 64          # per scenario: the product of its choices, minus exclusions
 BUDGET_GZ = 30 * 1024      # a chapter's what-if data, gzipped, per edition
 #: Choice keys whose options are registry ids (labelled with the registry's display name).
@@ -155,16 +155,6 @@ def _labels(key: str, options: tuple) -> tuple:
 
 
 # -- regions in the Markdown ------------------------------------------------------------------
-
-def div_name(params: str) -> str | None:
-    """The scenario name of a `::: {.whatif #wi-name}` line's attributes ('' without an id);
-    None if the div is not a what-if region."""
-    text = params.strip()
-    if not DIV_RE.match(text):
-        return None
-    ident = re.search(r"#wi-([A-Za-z0-9_-]+)", text)
-    return ident.group(1) if ident else ""
-
 
 @dataclass(frozen=True)
 class Region:

@@ -143,3 +143,20 @@ def test_unresolvable_book_is_one_build_error_then_raw_comparison(book, monkeypa
     monkeypatch.setattr(bookkit.export, "resolved_markdown", fail)
     found = report.translation_findings(book)
     assert [(f.kind, f.where, f.severity) for f in found] == [("build-error", "manuscripts/01-load.md:4", ERROR)]
+
+
+def test_the_translation_check_reads_resolved_text_without_drawing_figures(tmp_path):
+    """The number check needs the text with numbers as rendered, not the figures: resolving for
+    it must not draw (nor even look up) a single figure, PDF or SVG."""
+    from bookkit.build import BuildOptions, Builder
+    from bookkit.export import resolved_markdown
+
+    root = Path(__file__).resolve().parents[2]
+    builder = Builder(BuildOptions(root=root, out=tmp_path / "site", quiet=True))
+    texts = resolved_markdown(root, builder)
+    assert {key for key, _ in texts} == {"zh", "en", "zh-tw"}
+    en = texts[("en", "03-workloads.md")]
+    source = (root / "book-en" / "03-workloads.md").read_text(encoding="utf-8")
+    assert en.count("{{") < source.count("{{") and en.count("\n") == source.count("\n")
+    assert builder.figure_deps == {} and builder.drawn_figures == []
+    assert builder.resolver._figure_memo == {}

@@ -206,7 +206,7 @@ def test_numbers_json_has_every_bound_value(release_dist):
 
     numbers = json.loads((release_dist / "numbers.json").read_text(encoding="utf-8"))
     book = load_book(ROOT)
-    cells = Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site", quiet=True)).resolve(book)[0]
+    cells = Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site", quiet=True)).resolve(book).cells
     slugs = {c.number: c.slug for c in book.original.chapters}
     expected = {f"{slugs[n]}/{name}": bv.value for n, r in cells.items() for name, bv in r.values.items()}
     assert expected and set(numbers) == set(expected)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.editions import load_registry
+from bookkit.load import load_registry
 from bookkit.load import load_edition_info
 from bookkit.model import BuildError
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bookkit.cache import copy_cache
-from bookkit.editions import book_dirs
+from bookkit.load import book_dirs
 from bookkit.load import chapter_plan
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,8 @@ import pytest
 
 from bookkit.markdown import parse
 from bookkit.model import BuildError, ChapterSource
-from bookkit.resolve.numbering import label_text, number_chapter
+from bookkit.model import label_text
+from bookkit.resolve.numbering import number_chapter
 
 STRINGS = {"chapter": "第 {n} 章", "section": "{n} 节", "figure": "图 {n}", "table": "表 {n}",
            "equation": "式 ({n})", "preface": "前言"}

@@ -374,19 +374,17 @@ def test_pdf_and_epub_sources_show_the_book_values_and_one_line(edition):
     """The Pandoc sources (PDF, EPUB) keep the book's values and say in one line that the web
     edition can change them; no `:::` of a what-if region is left for Pandoc."""
     import yaml
-    from bookkit.build import BuildOptions, Builder, ResolvedBook, site_config
-    from bookkit.export import export_chapter
+    from bookkit.build import BuildOptions, Builder
     from bookkit.load import load_book
+    from bookkit.render.pandoc_markdown import export_chapter
+    from bookkit.render.website import chapter_context
     builder = Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site", quiet=True))
     book = load_book(ROOT, [edition])
-    cells = builder.run_cells(book)
     ed = book.editions[edition]
-    chapter = next(c for c in ed.chapters if c.slug == "getting-started")
-    resolved = ResolvedBook(book=book, config=site_config(ROOT), editions=[(edition, ed)],
-                            chapter_files={c.path.name: c.slug for c in book.original.chapters})
-    builder.number_edition(resolved, edition, ed, cells)      # numbers headings and equations
-    tokens, _ = builder.parsed(chapter)
-    text = export_chapter(tokens, resolved.contexts[(edition, chapter.number)], "x")
+    resolved = builder.resolve(book, figures=())     # numbers headings and equations
+    edition_r = resolved.editions[edition]
+    chapter = next(c for c in edition_r.chapters if c.source.slug == "getting-started")
+    text = export_chapter(chapter.tokens, chapter_context(resolved, edition_r, chapter, {}), "x")
     note = ed.info.strings["whatif_note"]
     assert text.count(note) == 1
     assert not [line for line in text.splitlines() if line.strip().startswith(":::")]

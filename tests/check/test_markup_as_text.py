@@ -1,0 +1,36 @@
+"""Markdown that the parser leaves as text where the author meant markup (the site shows it; the
+PDF, made by Pandoc, usually does not): check_site points at the line."""
+from bookkit.check.sources import markup_left_as_text
+from bookkit.markdown import parse
+
+
+def _lines(text: str) -> list[int]:
+    tokens, _ = parse(text)
+    return [f.line for f in markup_left_as_text("x.md", tokens)]
+
+
+def test_bold_closing_after_punctuation_before_a_letter():
+    assert _lines("段落。\n\n**生成（rollout）**阶段用当前策略。\n") == [3]
+    assert _lines("段落。\n\n**生成**（rollout）阶段用当前策略。\n") == []
+
+
+def test_bold_opening_after_a_letter_before_punctuation():
+    assert _lines("所以**{{ x | phrase }}**。\n") == [1]
+    assert _lines("so it is **{{ x | phrase }}**.\n") == []
+
+
+def test_bold_markers_that_pair_wrongly():
+    text = "前：**生成**（a）阶段；**学习（b）**阶段更新；然后**同步**。\n"
+    assert _lines(text) == [1]
+
+
+def test_caption_without_a_blank_line_becomes_a_row():
+    table = "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    assert _lines(table + ": 本章数字一览 {#tbl-x}\n") == [4]
+    assert _lines(table + "\n: 本章数字一览 {#tbl-x}\n") == []
+
+
+def test_a_blank_line_inside_a_table_leaves_rows_as_text():
+    head = "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    assert _lines(head + "\n| 3 | 4 |\n| 5 | 6 |\n") == [5]
+    assert _lines(head + "| 3 | 4 |\n") == []
