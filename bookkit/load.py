@@ -5,6 +5,7 @@ release take the chapter plan and the site's addresses from it.
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import yaml
@@ -56,9 +57,9 @@ def read_book_config(root: Path) -> BookConfig:
     data = _read_yaml(path, text)
     site_url = str(data.get("site_url") or "https://example.org/").rstrip("/") + "/"
     release_url = str(data.get("release_url", "")).rstrip("/") + "/"
-    return BookConfig(path=path, chapters=tuple(_chapter_plan(path, data)), site_url=site_url,
-                      release_url=release_url, data=data,
-                      registry=parse_registry(Path(root), path, text))
+    return BookConfig(path=path, site_url=site_url, release_url=release_url, data=data,
+                      read_chapters=functools.cache(lambda: tuple(_chapter_plan(path, data))),
+                      read_registry=functools.partial(parse_registry, Path(root), path, text))
 
 
 def load_registry(root: Path) -> Registry:

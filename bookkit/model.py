@@ -10,7 +10,7 @@ A problem in the sources stops a stage with a `BuildError`; a check reports a `F
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -209,11 +209,25 @@ class BookConfig:
     """`manuscripts/book.yml`, read once by `bookkit.load.read_book_config`."""
 
     path: Path
-    chapters: tuple[tuple[int, str, str], ...]    # (number, file name, slug), in reading order
     site_url: str                                 # absolute, ends with "/"
     release_url: str                              # ends with "/"
     data: dict                                    # the whole mapping, for keys read elsewhere
-    registry: Registry                            # its `editions:` list (bookkit/editions.py)
+    # Its `chapters:` and `editions:` lists, validated when first asked for (each invalid one a
+    # BuildError at book.yml:line): a tool that needs only the site's address or only the
+    # editions is not stopped by a mistake in the other list.
+    read_chapters: Callable[[], tuple[tuple[int, str, str], ...]] = field(repr=False,
+                                                                          compare=False)
+    read_registry: Callable[[], Registry] = field(repr=False, compare=False)
+
+    @property
+    def chapters(self) -> tuple[tuple[int, str, str], ...]:
+        """(number, file name, slug), in reading order."""
+        return self.read_chapters()
+
+    @property
+    def registry(self) -> Registry:
+        """The book's editions (bookkit/editions.py)."""
+        return self.read_registry()
 
 
 @dataclass(frozen=True)
