@@ -34,7 +34,7 @@ epub: setup
 	@$(MAKE) --no-print-directory -j3 $(addprefix epub-,$(EDITIONS))
 
 pdf-%:
-	$(PY) -m bookkit.render.pandoc pdf --edition $*
+	$(PY) -m bookkit pdf --edition $*
 
 epub-%:
 	$(PY) book/build_epub.py --edition $*

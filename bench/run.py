@@ -384,7 +384,7 @@ def bench_real_pdf(root: Path, runs: int) -> dict:
     (it draws the PDF figures)."""
     out: dict = {}
     for edition, _target in PDF_EDITIONS:
-        cmd = [PY, "-m", "bookkit.render.pandoc", "pdf", "--edition", edition,
+        cmd = [PY, "-m", "bookkit", "pdf", "--edition", edition,
                "--out", str(root / "build" / f"bench-{edition}.pdf")]
         walls, cpus, rss = [], [], []
         for i in range(runs + 1):
