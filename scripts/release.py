@@ -42,7 +42,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def artifacts(root: Path = ROOT) -> dict[str, tuple[str, str]]:
+def edition_artifacts(root: Path = ROOT) -> dict[str, tuple[str, str]]:
     """File name in dist -> (where the build puts it, the command that makes it): a PDF and an
     EPUB per edition of the registry (manuscripts/book.yml), PDFs first."""
     from bookkit.load import load_registry
@@ -71,7 +71,7 @@ from bookkit.model import BuildError as BookError  # noqa: E402
 def find_inputs(artifacts: Path | None, site: Path) -> dict[str, Path]:
     """dist name -> input path; raises ReleaseError naming every missing file and its command."""
     found, missing = {}, []
-    for name, (default, command) in artifacts().items():
+    for name, (default, command) in edition_artifacts().items():
         path = (artifacts / name) if artifacts else ROOT / default
         if path.is_file() and path.stat().st_size > 0:
             found[name] = path
