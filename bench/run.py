@@ -275,16 +275,7 @@ def bench_serve(root: Path, runs: int) -> dict:
                 sse.close()
             except Exception:  # noqa: BLE001 - the server must be stopped whatever happens
                 pass
-        try:
-            os.killpg(proc.pid, signal.SIGTERM)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        errlog.close()
+        _stop_serve(proc, errlog)
 
 
 def _start_serve(root: Path, port: int, log_path: Path):

@@ -40,3 +40,18 @@ def book_copy(tmp_path) -> Path:
     return copy_book(tmp_path / "book")
 
 
+
+
+@pytest.fixture
+def context_factory(browser):
+    """Browser contexts made on demand (viewport, colour scheme, JavaScript off…), all closed
+    after the test."""
+    contexts = []
+
+    def make(**kwargs):
+        ctx = browser.new_context(**kwargs)
+        contexts.append(ctx)
+        return ctx
+    yield make
+    for ctx in contexts:
+        ctx.close()

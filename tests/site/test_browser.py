@@ -7,19 +7,6 @@ ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "website" / "node_modules" / "axe-core" / "axe.min.js"
 
 
-@pytest.fixture
-def context_factory(browser):
-    contexts = []
-
-    def make(**kwargs):
-        ctx = browser.new_context(**kwargs)
-        contexts.append(ctx)
-        return ctx
-    yield make
-    for ctx in contexts:
-        ctx.close()
-
-
 @pytest.mark.parametrize("scheme", ["dark", "light"])
 def test_theme_follows_system_preference(context_factory, site_url, scheme):
     page = context_factory(color_scheme=scheme).new_page()

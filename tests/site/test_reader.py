@@ -17,19 +17,6 @@ CHAPTER4 = "en/accelerators.html"
 TABLE = "#tbl-accelerators-devices"
 
 
-@pytest.fixture
-def context_factory(browser):
-    contexts = []
-
-    def make(**kwargs):
-        ctx = browser.new_context(**kwargs)
-        contexts.append(ctx)
-        return ctx
-    yield make
-    for ctx in contexts:
-        ctx.close()
-
-
 def phone(context_factory, scheme="light"):
     return context_factory(viewport=PHONE, has_touch=True, is_mobile=True,
                            color_scheme=scheme).new_page()

@@ -119,16 +119,8 @@ def _text(value, spec, lang):
 
 
 @pytest.fixture
-def page_factory(browser):
-    contexts = []
-
-    def make(**kwargs):
-        ctx = browser.new_context(**kwargs)
-        contexts.append(ctx)
-        return ctx.new_page()
-    yield make
-    for ctx in contexts:
-        ctx.close()
+def page_factory(context_factory):
+    return lambda **kwargs: context_factory(**kwargs).new_page()
 
 
 def _scenarios(built_site, prefix: str) -> list[tuple[str, str]]:
