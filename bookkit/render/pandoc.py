@@ -22,7 +22,6 @@ PDF/EPUB untouched, exits non-zero and reports ``file:line: what is wrong`` wher
 """
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
 import hashlib
 import json
@@ -30,7 +29,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 import zipfile
