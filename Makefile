@@ -3,8 +3,10 @@ PY := .venv/bin/python
 PORT ?= 8000
 SETUP_STAMP := .venv/.setup-done
 
-.PHONY: setup serve site check test pdf epub release bench clean \
-	pdf-zh pdf-en pdf-zh-tw epub-zh epub-en epub-zh-tw
+# The editions of manuscripts/book.yml (zh en zh-tw ...); read when a recipe uses it, after setup.
+EDITIONS = $(shell $(PY) -m bookkit editions)
+
+.PHONY: setup serve site check test pdf epub release bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -21,25 +23,21 @@ check: site
 test: setup
 	$(PY) -m pytest -q -n 2 --dist loadfile tests
 
-# The three editions' PDFs (and EPUBs) are built side by side: each is mostly one
-# single-threaded XeLaTeX (or Pandoc) process, so on two cores three at once take about two
-# thirds of the time of one after another. A PDF and the EPUB of one edition share
+# Every edition's PDF (and EPUB) is built side by side (pdf-<id>, epub-<id> for one): each is
+# mostly one single-threaded XeLaTeX (or Pandoc) process, so on two cores three at once take
+# about two thirds of the time of one after another. A PDF and the EPUB of one edition share
 # build/pandoc/<edition>/, so the EPUBs start after the PDFs.
 pdf: setup
-	@$(MAKE) --no-print-directory -j3 pdf-zh pdf-en pdf-zh-tw
+	@$(MAKE) --no-print-directory -j3 $(addprefix pdf-,$(EDITIONS))
 
 epub: setup
-	@$(MAKE) --no-print-directory -j3 epub-zh epub-en epub-zh-tw
+	@$(MAKE) --no-print-directory -j3 $(addprefix epub-,$(EDITIONS))
 
-pdf-zh:
-	bash book/build_pdf.sh
-pdf-en:
-	bash book-en/build_pdf.sh
-pdf-zh-tw:
-	bash book-zh-tw/build_pdf.sh
+pdf-%:
+	$(PY) -m bookkit pdf --edition $*
 
-epub-zh epub-en epub-zh-tw:
-	$(PY) book/build_epub.py --edition $(@:epub-%=%)
+epub-%:
+	$(PY) book/build_epub.py --edition $*
 
 release: site
 	@$(MAKE) --no-print-directory pdf

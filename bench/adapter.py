@@ -10,9 +10,9 @@ Two sources:
 Only the *layout* changes: every Markdown file is copied byte for byte (``verify_content``
 checks it against the generator's ``book.json``), under the same file name, so the book's own
 ``[第 8 章](ch08.md)`` links and ``images/figure.png`` paths resolve as written. What the adapter
-adds is configuration: ``manuscripts/book.yml`` (chapter order: ``{file: ch07.md, slug: ch07}``)
-and each edition's ``edition.yml`` (copied from the real book: language, titles, interface
-strings).
+adds is configuration: ``manuscripts/book.yml`` (the real book's ``editions:`` lines for the
+synthetic book's three languages, and the chapter order: ``{file: ch07.md, slug: ch07}``) and
+each edition's ``edition.yml`` (copied from the real book: titles, interface strings).
 
 The pipeline finds its book root from the location of ``scripts/build_site.py``
 (``Path(__file__).resolve().parent.parent``) and ``bookkit/__main__.py`` does the same for
@@ -40,9 +40,20 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 PEERS = Path("/work/shared/bench/peers")
 GEN_BOOK = PEERS / "gen_book.py"
+#: the synthetic book's folders: one per language
+SYNTHETIC_LANGS = ("zh-Hans", "en", "zh-Hant")
+
+
+def _editions(repo: Path = REPO) -> list:
+    """The real book's editions (its registry) whose language the synthetic book has."""
+    if str(repo) not in sys.path:
+        sys.path.insert(0, str(repo))
+    from bookkit.load import load_registry
+    return [e for e in load_registry(repo) if e.lang in SYNTHETIC_LANGS]
+
 
 #: synthetic-book folder -> our edition folder
-EDITION_DIRS = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
+EDITION_DIRS = {e.lang: e.dir for e in _editions()}
 #: the synthetic book's file order: preface, then chapters 1..12
 SYNTHETIC_FILES = ["preface.md"] + [f"ch{n:02d}.md" for n in range(1, 13)]
 #: the zh-Hans chapter the edit scenario touches (as the peers' `Editor`)
@@ -84,10 +95,12 @@ def make_skeleton(root: Path, repo: Path = REPO) -> Path:
 
 
 def _book_yml(files: list[str], repo: Path = REPO) -> str:
-    real = (repo / "manuscripts" / "book.yml").read_text(encoding="utf-8")
-    urls = [line for line in real.splitlines() if line.startswith(("site_url:", "release_url:"))]
+    real = (repo / "manuscripts" / "book.yml").read_text(encoding="utf-8").splitlines()
+    urls = [line for line in real if line.startswith(("site_url:", "release_url:", "file_name:"))]
+    # The registry's own lines (one per edition) for the languages the synthetic book has.
+    editions = [line for e in _editions(repo) for line in real[e.line - 1:e.line]]
     lines = ["# Written by bench/adapter.py: the synthetic book's chapter order; slug = file stem."]
-    lines += urls + ["chapters:"]
+    lines += urls + ["editions:"] + editions + ["chapters:"]
     lines += [f"  - {{file: {f}, slug: {Path(f).stem}}}" for f in files]
     return "\n".join(lines) + "\n"
 
@@ -143,10 +156,11 @@ def generate(book: Path) -> Path:
 
 
 def adapt_real(root: Path, repo: Path = REPO) -> Path:
-    """A copy of this repository's book (all three editions, figure scripts) in ``root``."""
+    """A copy of this repository's book (every edition, figure scripts) in ``root``."""
     root = Path(root)
     make_skeleton(root, repo)
-    for folder in EDITION_DIRS.values():
+    from bookkit.load import book_dirs
+    for folder in book_dirs(repo):
         _copytree(repo / folder, root / folder)
     _copytree(repo / "book", root / "book")   # the PDF/EPUB scripts, LaTeX template, EPUB CSS
     return root

@@ -53,8 +53,9 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run",
                  "--disable-dev-shm-usage"]
-EDITIONS = [  # (synthetic name, our key, our URL prefix, peers' URL prefix)
-    ("zh-Hans", "zh", "", ""), ("en", "en", "en/", "en/"), ("zh-Hant", "zh-tw", "zh-tw/", "zh-tw/")]
+EDITIONS = [  # (synthetic name, our key, our URL prefix, peers' URL prefix); ours: the registry
+    (e.lang, e.id, e.url_prefix, peers) for e in adapter._editions()
+    for lang, peers in (("zh-Hans", ""), ("en", "en/"), ("zh-Hant", "zh-tw/")) if e.lang == lang]
 QUERIES = {"zh-Hans": "注意力", "en": "bandwidth", "zh-Hant": "注意力"}
 GZ_LEVEL = 6   # like the peers' index figure (`gzip -6`)
 SETTLE_S = 20  # idle seconds between the peers' runs and ours
@@ -374,7 +375,7 @@ def bench_real_pdf(root: Path, runs: int) -> dict:
     (it draws the PDF figures)."""
     out: dict = {}
     for edition, _target in PDF_EDITIONS:
-        cmd = [PY, "-m", "bookkit.render.pandoc", "pdf", "--edition", edition,
+        cmd = [PY, "-m", "bookkit", "pdf", "--edition", edition,
                "--out", str(root / "build" / f"bench-{edition}.pdf")]
         walls, cpus, rss = [], [], []
         for i in range(runs + 1):

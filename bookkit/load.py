@@ -5,33 +5,30 @@ release take the chapter plan and the site's addresses from it.
 """
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import yaml
 
-from .model import BOOK_CONFIG, Book, BookConfig, BuildError, ChapterSource, Edition, EditionInfo
+from .editions import parse_registry
+from .model import (BOOK_CONFIG, Book, BookConfig, BuildError, ChapterSource, Edition,
+                    EditionInfo, Registry)
 
-# Display order: the original first. Folder, BCP 47 tag and URL prefix never change per edition.
-EDITION_LAYOUT = (
-    ("zh", "manuscripts", "zh-Hans", ""),
-    ("en", "book-en", "en", "en/"),
-    ("zh-tw", "book-zh-tw", "zh-Hant", "zh-tw/"),
-)
 REQUIRED_STRINGS = (
     "chapter", "chapter_short", "section", "figure", "table", "equation", "preface", "contents",
     "prev", "next", "search", "search_label", "search_count", "search_none", "search_loading",
+    "search_suggest",
     "on_this_page", "theme", "language", "download_pdf", "download_epub", "not_found",
     "not_found_text", "home", "copy", "copied", "computed_as", "skip", "menu", "footnotes",
-    "caption_sep", "numbers_hint", "zoom", "close", "report_error", "errata_issue",
-    "errata_edition", "errata_section", "errata_page", "errata_commit", "errata_prompt",
+    "caption_sep", "version", "date", "numbers_hint", "zoom", "close", "report_error",
+    "errata_issue", "errata_edition", "errata_section", "errata_page", "errata_commit",
+    "errata_prompt",
 )
 
 
-def _read_yaml(path: Path) -> dict:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BuildError(path, None, "file not found", "create it; see CONTRIBUTING.md")
+def _read_yaml(path: Path, text: str | None = None) -> dict:
+    if text is None:
+        text = _read_text(path)
     try:
         # The C loader when PyYAML has it: the configs are read on every (re)build.
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -45,14 +42,35 @@ def _read_yaml(path: Path) -> dict:
     return data
 
 
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BuildError(path, None, "file not found", "create it; see CONTRIBUTING.md")
+
+
 def read_book_config(root: Path) -> BookConfig:
-    """`manuscripts/book.yml`, validated: the chapter plan and the site's addresses."""
+    """`manuscripts/book.yml`, validated: the chapter plan, the site's addresses and the edition
+    registry (its `editions:` list, errors at book.yml:line)."""
     path = Path(root) / BOOK_CONFIG
-    data = _read_yaml(path)
+    text = _read_text(path)
+    data = _read_yaml(path, text)
     site_url = str(data.get("site_url") or "https://example.org/").rstrip("/") + "/"
     release_url = str(data.get("release_url", "")).rstrip("/") + "/"
-    return BookConfig(path=path, chapters=tuple(_chapter_plan(path, data)), site_url=site_url,
-                      release_url=release_url, data=data)
+    return BookConfig(path=path, site_url=site_url, release_url=release_url, data=data,
+                      read_chapters=functools.cache(lambda: tuple(_chapter_plan(path, data))),
+                      read_registry=functools.partial(parse_registry, Path(root), path, text))
+
+
+def load_registry(root: Path) -> Registry:
+    """The book's editions (`editions:` in book.yml), from the one reader of the config."""
+    return read_book_config(root).registry
+
+
+def book_dirs(root: Path) -> list[str]:
+    """The folders the book is read from: every edition's, and the original's figures."""
+    dirs = ["manuscripts"] + [e.dir for e in load_registry(root)]
+    return list(dict.fromkeys(dirs))
 
 
 def chapter_plan(root: Path) -> list[tuple[int, str, str]]:
@@ -76,40 +94,60 @@ def _chapter_plan(path: Path, data: dict) -> list[tuple[int, str, str]]:
     return plan
 
 
-def load_edition_info(root: Path, key: str) -> EditionInfo:
-    for k, folder, lang, prefix in EDITION_LAYOUT:
-        if k == key:
-            break
-    else:
-        raise BuildError(None, None, f"unknown edition `{key}`",
-                         "use one of: " + ", ".join(k for k, *_ in EDITION_LAYOUT))
-    path = root / folder / "edition.yml"
-    data = _read_yaml(path)
-    strings = data.get("strings") or {}
+def load_edition_info(root: Path, key: str, registry: Registry | None = None) -> EditionInfo:
+    """An edition's settings: its registry entry and its edition.yml, with the titles and the
+    interface strings it lacks taken from its fallback (and the fallback's, and so on)."""
+    registry = registry or load_registry(root)
+    spec = registry.by_id(key)
+    strings: dict = {}
+    titles: dict = {}
+    for ancestor in reversed(registry.chain(key)):   # the farthest fallback first
+        path = root / ancestor.dir / "edition.yml"
+        data = _read_yaml(path)
+        if "lang" in data and data["lang"] != ancestor.lang:
+            raise BuildError(path, None, f"`lang: {data['lang']}` contradicts the edition's "
+                             f"lang `{ancestor.lang}` in {BOOK_CONFIG}",
+                             "remove `lang` here: book.yml's `editions:` list sets it")
+        _overlay(strings, data.get("strings") or {})
+        titles.update({k: str(data[k]) for k in ("title", "subtitle", "author") if k in data})
+    path = root / spec.dir / "edition.yml"
     missing = [s for s in REQUIRED_STRINGS if s not in strings]
     if missing:
         raise BuildError(path, None, f"missing interface strings: {', '.join(missing)}",
-                         "copy them from manuscripts/edition.yml and translate")
-    if data.get("lang") != lang:
-        raise BuildError(path, None, f"`lang` must be `{lang}` for this folder")
-    return EditionInfo(key=key, lang=lang, folder=root / folder, url_prefix=prefix,
-                       title=str(data.get("title", "")), subtitle=str(data.get("subtitle", "")),
-                       author=str(data.get("author", "")), strings=dict(strings),
-                       is_original=(folder == "manuscripts"))
+                         "copy them from manuscripts/edition.yml and translate, or name a "
+                         f"`fallback` edition that has them in {BOOK_CONFIG}")
+    return EditionInfo(key=key, lang=spec.lang, folder=root / spec.dir,
+                       url_prefix=spec.url_prefix, title=titles.get("title", ""),
+                       subtitle=titles.get("subtitle", ""), author=titles.get("author", ""),
+                       strings=strings, is_original=spec.is_original, spec=spec)
+
+
+def _overlay(base: dict, own: dict) -> None:
+    """`own` over `base`, key by key, into nested tables too (an edition may word one phrase of
+    its fallback's `phrases:` differently and inherit the rest)."""
+    for key, value in own.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            base[key] = dict(base[key])
+            _overlay(base[key], value)
+        else:
+            base[key] = value
 
 
 def load_book(root: Path, editions: list[str] | None = None) -> Book:
     root = root.resolve()
     config = read_book_config(root)
     plan = config.chapters
-    keys = [k for k, *_ in EDITION_LAYOUT]
-    wanted = editions or keys
+    registry = config.registry
+    wanted = editions or registry.ids
+    for key in wanted:
+        registry.by_id(key)     # an unknown id is an error, not an empty build
     loaded: dict[str, Edition] = {}
-    for key in keys:
+    for spec in registry:
         # The original is always loaded: translations take their numbers from its cells.
-        if key not in wanted and key != "zh":
+        if spec.id not in wanted and not spec.is_original:
             continue
-        info = load_edition_info(root, key)
+        key = spec.id
+        info = load_edition_info(root, key, registry)
         chapters = []
         for number, file, slug in plan:
             path = info.folder / file

@@ -10,6 +10,7 @@ A problem in the sources stops a stage with a `BuildError`; a check reports a `F
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,15 +96,138 @@ class Finding:
 BOOK_CONFIG = "manuscripts/book.yml"
 
 
+# Languages set with CJK typography (xeCJK, CJK quotes and indents in the PDF).
+CJK_LANGUAGES = ("zh", "ja", "ko")
+
+
+@dataclass(frozen=True)
+class EditionSpec:
+    """One edition as declared in book.yml, with what its fallbacks resolve to."""
+
+    id: str
+    dir: str               # folder under the book root: "manuscripts", "book-en"
+    lang: str              # BCP 47: "zh-Hans", "en", "en-GB"
+    path: str              # URL folder, "" for the site root
+    fallback: str | None   # id of the edition it inherits from
+    name: str              # the language's own name, in the language switcher
+    locale: str            # og:locale, "en_US"
+    out: str               # folder of its PDF and EPUB
+    file_stem: str         # "AI-Infra-Book-EN": its PDF/EPUB file name without suffix
+    is_original: bool
+    langs: tuple[str, ...]  # its lang, then its fallbacks' langs, nearest first
+    number_lang: str       # whose number conventions it prints in (bookkit/locale/numbers.py)
+    line: int              # of its entry in book.yml, for messages
+
+    @property
+    def url_prefix(self) -> str:
+        """"" for the site root, "en/" for a folder."""
+        return f"{self.path}/" if self.path else ""
+
+    @property
+    def pdf_name(self) -> str:
+        return self.file_stem + ".pdf"
+
+    @property
+    def epub_name(self) -> str:
+        return self.file_stem + ".epub"
+
+    @property
+    def is_cjk(self) -> bool:
+        return self.lang.split("-")[0].lower() in CJK_LANGUAGES
+
+    @property
+    def is_traditional_chinese(self) -> bool:
+        """Written in Traditional characters (a leftover Simplified character is a mistake)."""
+        parts = self.lang.lower().split("-")
+        return parts[0] == "zh" and ("hant" in parts or bool({"tw", "hk", "mo"} & set(parts)))
+
+    def inherited(self, available: Collection[str]) -> str | None:
+        """The nearest of its languages (its own, then its fallbacks') that `available` has."""
+        return next((lang for lang in self.langs if lang in available), None)
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The book's editions in display order; the original first."""
+
+    editions: tuple[EditionSpec, ...]
+    config: Path           # the book.yml they were read from
+
+    def __iter__(self) -> Iterator[EditionSpec]:
+        return iter(self.editions)
+
+    def __len__(self) -> int:
+        return len(self.editions)
+
+    @property
+    def ids(self) -> list[str]:
+        return [e.id for e in self.editions]
+
+    @property
+    def original(self) -> EditionSpec:
+        return self.editions[0]
+
+    @property
+    def translations(self) -> list[EditionSpec]:
+        return [e for e in self.editions if not e.is_original]
+
+    def by_id(self, edition_id: str) -> EditionSpec:
+        for e in self.editions:
+            if e.id == edition_id:
+                return e
+        raise BuildError(self.config, None, f"unknown edition `{edition_id}`",
+                         "use one of: " + ", ".join(self.ids))
+
+    def by_dir(self, folder: str) -> EditionSpec | None:
+        """The edition whose folder (or PDF/EPUB folder) is `folder`, if any."""
+        return next((e for e in self.editions if folder in (e.dir, e.out)), None)
+
+    def chain(self, edition_id: str) -> list[EditionSpec]:
+        """The edition, then its fallback, and so on."""
+        out = [self.by_id(edition_id)]
+        while out[-1].fallback:
+            out.append(self.by_id(out[-1].fallback))
+        return out
+
+    def inherit(self, edition_id: str, available: Collection[str], what: str) -> str:
+        """The language whose `what` (an entry of `available`) the edition uses; a BuildError
+        naming its book.yml line when neither it nor any fallback has one."""
+        spec = self.by_id(edition_id)
+        found = spec.inherited(available)
+        if found is None:
+            raise BuildError(self.config, spec.line,
+                             f"edition `{spec.id}` (lang {spec.lang}) has no {what}",
+                             f"add `fallback: <id>` naming an edition that has, or add {what} "
+                             f"for {spec.lang} (known: {', '.join(sorted(available))})")
+        return found
+
+
+
+
 @dataclass(frozen=True)
 class BookConfig:
     """`manuscripts/book.yml`, read once by `bookkit.load.read_book_config`."""
 
     path: Path
-    chapters: tuple[tuple[int, str, str], ...]    # (number, file name, slug), in reading order
     site_url: str                                 # absolute, ends with "/"
     release_url: str                              # ends with "/"
     data: dict                                    # the whole mapping, for keys read elsewhere
+    # Its `chapters:` and `editions:` lists, validated when first asked for (each invalid one a
+    # BuildError at book.yml:line): a tool that needs only the site's address or only the
+    # editions is not stopped by a mistake in the other list.
+    read_chapters: Callable[[], tuple[tuple[int, str, str], ...]] = field(repr=False,
+                                                                          compare=False)
+    read_registry: Callable[[], Registry] = field(repr=False, compare=False)
+
+    @property
+    def chapters(self) -> tuple[tuple[int, str, str], ...]:
+        """(number, file name, slug), in reading order."""
+        return self.read_chapters()
+
+    @property
+    def registry(self) -> Registry:
+        """The book's editions (bookkit/editions.py)."""
+        return self.read_registry()
 
 
 @dataclass(frozen=True)
@@ -117,6 +241,7 @@ class EditionInfo:
     author: str
     strings: dict       # interface strings (labels, buttons, captions' prefixes)
     is_original: bool
+    spec: EditionSpec   # its entry in the edition registry (switcher name, og:locale, fallbacks)
 
 
 @dataclass(frozen=True)
@@ -138,7 +263,12 @@ class Edition:
 class Book:
     root: Path
     editions: dict[str, Edition]        # key -> Edition, in display order (original first)
-    config: BookConfig | None = None
+    config: BookConfig                  # book.yml: the chapter plan and the edition registry
+
+    @property
+    def registry(self) -> Registry:
+        """Every edition of the book, loaded or not."""
+        return self.config.registry
 
     @property
     def original(self) -> Edition:

@@ -15,11 +15,12 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from .build import Builder
+from .load import book_dirs
 from .model import BuildError
 from .processes import Stopped
 
-WATCHED = ("manuscripts", "book-en", "book-zh-tw", "website/templates", "website/static",
-           "calculations")
+#: watched besides the book's folders (every edition's, from manuscripts/book.yml)
+WATCHED = ("website/templates", "website/static", "calculations")
 # The live-reload client. After a rebuild that changed only chapter text (the server says
 # "full" otherwise), the open page fetches itself and swaps in just the blocks of <main> that
 # differ from the page it was built from: no reload, so the scroll position, the theme,
@@ -201,7 +202,14 @@ def serve(builder: Builder, port: int) -> int:
         rebuild(builder, state, "start")
         thread.start()
         print(f"serving http://127.0.0.1:{port}/ (Ctrl+C stops)", file=sys.stderr, flush=True)
-        paths = [str(builder.root / p) for p in WATCHED if (builder.root / p).exists()]
+        # An edition added to book.yml while serving is watched from the next start (as are
+        # all of them when book.yml is broken at the start: then only its folder is).
+        try:
+            folders = book_dirs(builder.root)
+        except BuildError:
+            folders = ["manuscripts"]
+        paths = [str(builder.root / p) for p in (*folders, *WATCHED)
+                 if (builder.root / p).exists()]
         for changes in watch(*paths, debounce=30, step=10,
                              watch_filter=lambda _c, p: not p.endswith((".pyc", "~", ".swp"))
                              and "__pycache__" not in p and "node_modules" not in p):

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Compare the numbers and structure of a translated chapter with its original, report the
-renderings its edition's glossary avoids (terminology), and, for zh-tw, Simplified characters
-left in the prose.
+renderings its edition's glossary avoids (terminology), and, for an edition in Traditional
+Chinese (zh-tw), Simplified characters left in the prose.
 
-    python scripts/check_translation.py ORIGINAL.md TRANSLATION.md --lang en|zh-tw
+    python scripts/check_translation.py ORIGINAL.md TRANSLATION.md --lang en|zh-tw|...
                                         [--glossary FILE | --no-glossary] [--format text|json]
 
-The glossary defaults to `glossary.yml` in the translation's folder, when there is one.
+`--lang` is a translated edition's id or language (manuscripts/book.yml's `editions:`). The
+glossary defaults to `glossary.yml` in the translation's folder, when there is one.
 
 Text output: a per-section summary (counts by severity), then the findings, most severe first
 (high: a value a reader would act on is wrong or gone; medium: a plain count, a label, a
@@ -22,11 +23,14 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from bookkit.check.numbers import Finding, check_pair, format_summary, format_text, rank  # noqa: E402
 from bookkit.check.script import describe, leftover_simplified  # noqa: E402
 from bookkit.check.terminology import GLOSSARY_FILE, GlossaryError, find_avoided, load_glossary  # noqa: E402
+from bookkit.load import load_registry  # noqa: E402
+from bookkit.model import BuildError  # noqa: E402
 
 
 def _read(path: str) -> str:
@@ -43,10 +47,17 @@ def _read(path: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        translations = load_registry(ROOT).translations
+    except BuildError as exc:
+        print(f"error: {exc.render()}", file=sys.stderr)
+        return 2
+    by_name = {name: spec for spec in translations for name in (spec.id, spec.lang)}
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("original")
     ap.add_argument("translation")
-    ap.add_argument("--lang", required=True, choices=["en", "zh-tw", "zh-Hant"])
+    ap.add_argument("--lang", required=True, choices=list(by_name),
+                    help="the translated edition's id or language")
     ap.add_argument("--format", default="text", choices=["text", "json"])
     ap.add_argument("--glossary", help=f"terminology file (default: {GLOSSARY_FILE} beside the translation)")
     ap.add_argument("--no-glossary", action="store_true", help="skip the terminology check")
@@ -67,10 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     except (GlossaryError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    findings = check_pair(original, translation, args.lang, args.original, args.translation)
+    edition = by_name[args.lang]
+    findings = check_pair(original, translation, edition.number_lang, args.original,
+                          args.translation)
     findings += [Finding("terminology", u.form, None, None, u.line, u.message())
                  for u in find_avoided(translation, terms)]
-    if args.lang in ("zh-tw", "zh-Hant"):   # and Simplified characters left in the prose
+    if edition.is_traditional_chinese:   # and Simplified characters left in the prose
         findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
                      for x in leftover_simplified(translation)]
     findings = rank(findings)

@@ -3,8 +3,8 @@
 
 ``dist/`` holds exactly::
 
-    AI-Infra-Book.pdf  AI-Infra-Book-EN.pdf  AI-Infra-Book-ZH-TW.pdf
-    AI-Infra-Book.epub AI-Infra-Book-EN.epub AI-Infra-Book-ZH-TW.epub
+    AI-Infra-Book.pdf  AI-Infra-Book-EN.pdf  AI-Infra-Book-ZH-TW.pdf    one PDF and one EPUB per
+    AI-Infra-Book.epub AI-Infra-Book-EN.epub AI-Infra-Book-ZH-TW.epub  edition (book.yml)
     AI-Infra-Book-site.tar.gz   build/site/ as a deterministic archive
     numbers.json                every bound value of the book, "<chapter-slug>/<name>": value
     SHA256SUMS                  sha256sum format, sorted by file name
@@ -41,17 +41,17 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-# file name in dist -> (where the build puts it, the command that makes it)
-ARTIFACTS = {
-    "AI-Infra-Book.pdf": ("book/AI-Infra-Book.pdf", "bash book/build_pdf.sh"),
-    "AI-Infra-Book-EN.pdf": ("book-en/AI-Infra-Book-EN.pdf", "bash book-en/build_pdf.sh"),
-    "AI-Infra-Book-ZH-TW.pdf": ("book-zh-tw/AI-Infra-Book-ZH-TW.pdf", "bash book-zh-tw/build_pdf.sh"),
-    "AI-Infra-Book.epub": ("book/AI-Infra-Book.epub", "python3 book/build_epub.py --edition zh"),
-    "AI-Infra-Book-EN.epub": ("book-en/AI-Infra-Book-EN.epub",
-                              "python3 book/build_epub.py --edition en"),
-    "AI-Infra-Book-ZH-TW.epub": ("book-zh-tw/AI-Infra-Book-ZH-TW.epub",
-                                 "python3 book/build_epub.py --edition zh-tw"),
-}
+
+def edition_artifacts(root: Path = ROOT) -> dict[str, tuple[str, str]]:
+    """File name in dist -> (where the build puts it, the command that makes it): a PDF and an
+    EPUB per edition of the registry (manuscripts/book.yml), PDFs first."""
+    from bookkit.load import load_registry
+    registry = load_registry(root)
+    out = {e.pdf_name: (f"{e.out}/{e.pdf_name}", f"bash {e.out}/build_pdf.sh") for e in registry}
+    out.update({e.epub_name: (f"{e.out}/{e.epub_name}",
+                              f"python3 book/build_epub.py --edition {e.id}") for e in registry})
+    return out
+
 SITE_ARCHIVE = "AI-Infra-Book-site.tar.gz"
 SITE_PREFIX = "AI-Infra-Book-site"
 NUMBERS = "numbers.json"
@@ -71,7 +71,7 @@ from bookkit.model import BuildError as BookError  # noqa: E402
 def find_inputs(artifacts: Path | None, site: Path) -> dict[str, Path]:
     """dist name -> input path; raises ReleaseError naming every missing file and its command."""
     found, missing = {}, []
-    for name, (default, command) in ARTIFACTS.items():
+    for name, (default, command) in edition_artifacts().items():
         path = (artifacts / name) if artifacts else ROOT / default
         if path.is_file() and path.stat().st_size > 0:
             found[name] = path

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Mark sections of translated chapters as synced with the current original.
 
-    python scripts/sync_translation.py --edition en|zh-tw [FILE ...] [--section ID ...] [--root DIR]
+    python scripts/sync_translation.py --edition en|zh-tw|... [FILE ...] [--section ID ...] [--root DIR]
 
 FILE is a chapter file name (``01-intro.md``) or a path into the edition folder; with no FILE,
 every chapter of the edition that has an original is synced. ``--section`` (repeatable) syncs
@@ -19,13 +19,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bookkit.check.staleness import (  # noqa: E402
     load_sync_record, mark_synced, save_sync_record, sync_record_path)
-
-EDITIONS = {"en": "book-en", "zh-tw": "book-zh-tw"}
+from bookkit.load import load_registry  # noqa: E402
+from bookkit.model import BuildError  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--edition", required=True, choices=sorted(EDITIONS))
+    ap.add_argument("--edition", required=True,
+                    help="a translated edition's id (manuscripts/book.yml's `editions:`)")
     ap.add_argument("files", nargs="*", metavar="FILE")
     ap.add_argument("--section", action="append", metavar="ID")
     ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent),
@@ -35,8 +36,18 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return 2 if exc.code else 0
     root = Path(args.root)
-    edition_dir = root / EDITIONS[args.edition]
-    originals = root / "manuscripts"
+    try:
+        registry = load_registry(root)
+    except BuildError as exc:
+        print(f"error: {exc.render()}", file=sys.stderr)
+        return 2
+    editions = {spec.id: spec for spec in registry.translations}
+    if args.edition not in editions:
+        print(f"error: --edition {args.edition}: not a translated edition "
+              f"(choose from {', '.join(editions)})", file=sys.stderr)
+        return 2
+    edition_dir = root / editions[args.edition].dir
+    originals = root / registry.original.dir
     names = [Path(f).name for f in args.files] or sorted(
         p.name for p in edition_dir.glob("*.md") if (originals / p.name).exists())
     if args.section and len(names) != 1:

@@ -18,12 +18,19 @@ from bookkit.model import ERROR, INFO, SEVERITIES, WARNING, BuildError, Finding
 
 __all__ = [
     "Finding", "ERROR", "WARNING", "INFO", "format_text", "format_json", "has_errors",
-    "translation_findings", "stale_findings", "TRANSLATION_EDITIONS",
+    "translation_findings", "stale_findings", "translation_editions",
 ]
 
-#: translated edition folders and the language the number check reads them in
-TRANSLATION_EDITIONS = (("book-en", "en", "en"), ("book-zh-tw", "zh-tw", "zh-tw"))  # folder, lang, edition key
-ORIGINAL_FOLDER = "manuscripts"
+def translation_editions(root: Path):
+    """The translated editions (:class:`~bookkit.editions.EditionSpec`: folder ``dir``, ``id``,
+    ``number_lang`` the number check reads them in), from the registry in book.yml."""
+    from bookkit.load import load_registry
+    return load_registry(root).translations
+
+
+def _original(root: Path):
+    from bookkit.load import load_registry
+    return load_registry(root).original
 
 
 def has_errors(findings: list[Finding]) -> bool:
@@ -83,15 +90,17 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
     out: list[Finding] = []
     texts = _resolved_texts(root, out) if resolved else None
     glossaries = _glossaries(root, out)
+    source = _original(root)
     for _number, file, _slug in chapter_plan(root):
-        opath = f"{ORIGINAL_FOLDER}/{file}"
-        original = texts.get(("zh", file)) if texts else None
+        opath = f"{source.dir}/{file}"
+        original = texts.get((source.id, file)) if texts else None
         if original is None:
             original = _read(root / opath)
         if original is None:
             out.append(Finding("missing-file", f"{opath}:1", "chapter listed in manuscripts/book.yml does not exist"))
             continue
-        for folder, lang, key in TRANSLATION_EDITIONS:
+        for spec in translation_editions(root):
+            folder, lang, key = spec.dir, spec.number_lang, spec.id
             tpath = f"{folder}/{file}"
             translation = texts.get((key, file)) if texts else None
             if translation is None:
@@ -101,7 +110,7 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
                 continue
             out += [pair_finding(f, tpath) for f in check_pair(original, translation, lang,
                                                                  opath, tpath)]
-            if key == "zh-tw":
+            if spec.is_traditional_chinese:
                 out += script_findings(tpath, _read(root / tpath) or "")
             out += terminology_findings(tpath, _read(root / tpath) or "", glossaries[folder])
     return out
@@ -118,7 +127,7 @@ def _glossaries(root: Path, out: list[Finding]) -> dict:
     """Each translated edition's glossary terms; a broken glossary is one error finding."""
     from bookkit.check.terminology import GlossaryError, glossary_for
     terms = {}
-    for folder, _lang, _key in TRANSLATION_EDITIONS:
+    for folder in (spec.dir for spec in translation_editions(root)):
         try:
             terms[folder] = glossary_for(root / folder)
         except GlossaryError as exc:
@@ -164,10 +173,10 @@ def stale_findings(root: Path, strict: bool = False) -> list[Finding]:
     severity = ERROR if strict else WARNING
     out: list[Finding] = []
     for _number, file, _slug in chapter_plan(root):
-        original = _read(root / ORIGINAL_FOLDER / file)
+        original = _read(root / _original(root).dir / file)
         if original is None:
             continue
-        for folder, lang, _key in TRANSLATION_EDITIONS:
+        for folder, lang in ((spec.dir, spec.number_lang) for spec in translation_editions(root)):
             tpath = f"{folder}/{file}"
             translation = _read(root / tpath)
             lines = _section_lines(translation, lang) if translation is not None else {}

@@ -187,12 +187,13 @@ def _edition_ids(chapters) -> set[str]:
 
 def source_findings(root: Path) -> list[Finding]:
     """The checks over every chapter of every edition folder that exists."""
-    from ..load import EDITION_LAYOUT, chapter_plan
+    from ..load import load_registry
+    from ..load import chapter_plan
     from ..model import ChapterSource
     root = Path(root).resolve()
     plan = chapter_plan(root)
     out: list[Finding] = []
-    for key, folder, *_ in EDITION_LAYOUT:      # the chapter files that exist (no config needed)
+    for key, folder in ((e.id, e.dir) for e in load_registry(root)):   # the chapter files that exist
         chapters = [ChapterSource(key, number, slug, root / folder / file,
                                   (root / folder / file).read_text(encoding="utf-8"))
                     for number, file, slug in plan if (root / folder / file).is_file()]

@@ -80,7 +80,7 @@ def bound_text(ctx: RenderContext, name: str, spec_text: str, tok: Token | None,
         spec = parse_spec(spec_text)
         if isinstance(bound.value, str):
             return bound.value, bound
-        return format_value(bound.value, spec, ctx.edition.lang, latex=latex), bound
+        return format_value(bound.value, spec, ctx.edition.spec.number_lang, latex=latex), bound
     except ValueError as exc:
         ctx.fail(tok, f"bad format for `{name}`: {exc}")
         return "??", bound

@@ -13,13 +13,15 @@ Library entry points take that directory, so tests can use fixtures directly::
 The command line is ``python -m bookkit pdf|epub`` (:mod:`bookkit.export`), which
 ``book*/build_pdf.sh`` and ``book/build_epub.py`` call.
 
+The editions, their output files (``<out>/<file_name>[-<ID>].pdf``) and interface strings come
+from the edition registry (``manuscripts/book.yml``, :mod:`bookkit.editions`).
+
 Both builds happen in a temporary directory; the result replaces the output file with an
 atomic ``os.replace`` only when every check passed, so a failed build leaves the previous
 PDF/EPUB untouched, exits non-zero and reports ``file:line: what is wrong`` where it can.
 """
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
 import hashlib
 import json
@@ -27,7 +29,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 import zipfile
@@ -44,24 +45,16 @@ EPUB_CSS = REPO / "book" / "epub.css"
 MAX_LATEX_RUNS = 3
 
 
-@dataclass(frozen=True)
-class Edition:
-    key: str
-    lang: str
-    pdf: Path
-    epub: Path
-    version_label: str
-    date_label: str
-
-
-EDITIONS = {
-    "zh": Edition("zh", "zh-Hans", REPO / "book/AI-Infra-Book.pdf", REPO / "book/AI-Infra-Book.epub",
-                  "版本", "日期"),
-    "en": Edition("en", "en", REPO / "book-en/AI-Infra-Book-EN.pdf", REPO / "book-en/AI-Infra-Book-EN.epub",
-                  "Version", "Date"),
-    "zh-tw": Edition("zh-tw", "zh-Hant", REPO / "book-zh-tw/AI-Infra-Book-ZH-TW.pdf",
-                     REPO / "book-zh-tw/AI-Infra-Book-ZH-TW.epub", "版本", "日期"),
-}
+def edition_info(edition: str, where: Path | None = None):
+    """The edition's :class:`~bookkit.model.EditionInfo` (registry entry and interface strings);
+    an unknown edition is a BuildError (at ``where``:1 when given)."""
+    from bookkit.load import load_edition_info
+    try:
+        return load_edition_info(REPO, edition)
+    except BuildError as exc:
+        if where is None:
+            raise
+        raise BuildError(where, 1, exc.render()) from exc
 
 
 @dataclass
@@ -611,9 +604,7 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
     t0 = time.monotonic()
     source = load_source(src)
     edition = edition or str(source.meta["edition"])
-    ed = EDITIONS.get(edition)
-    if ed is None:
-        raise BuildError(source.metadata_file, 1, f"unknown edition {edition!r}")
+    ed = edition_info(edition, source.metadata_file)
     files = select_chapters(source, chapter)
     fs = _fonts.fontset_for(edition)
     try:
@@ -637,7 +628,7 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
 
     with tempfile.TemporaryDirectory(prefix="bookkit-pdf-") as tmpdir:
         tmp = Path(tmpdir)
-        lua = LUA_LATEX + (LUA_CJK_QUOTES if ed.lang != "en" else "")
+        lua = LUA_LATEX + (LUA_CJK_QUOTES if ed.spec.is_cjk else "")
         (tmp / "latex.lua").write_text(lua, encoding="utf-8")
         filters = ["--lua-filter", str(tmp / "latex.lua")]
         if fs.serif_fallback:
@@ -661,9 +652,10 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
                "-V", f"cjk-sans-bold={fs.cjk_sans_bold}",
                "-V", f"cover-bg={COVER['bg']}", "-V", f"cover-fg={COVER['fg']}",
                "-V", f"cover-accent={COVER['accent']}", "-V", f"cover-art={cover_tikz()}",
-               "-V", f"version-label={ed.version_label}", "-V", f"date-label={ed.date_label}",
+               "-V", f"version-label={ed.strings['version']}",
+               "-V", f"date-label={ed.strings['date']}",
                "-M", f"version={version}", "-M", f"date={date}", "-V", "toc-depth=1"]
-        if ed.lang != "en":
+        if ed.spec.is_cjk:
             cmd += ["-V", "cjk-indent=true"]
         if chapter is not None:
             cmd += ["-V", "proof=true"]
@@ -767,8 +759,7 @@ def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str
     t0 = time.monotonic()
     source = load_source(src)
     edition = edition or str(source.meta["edition"])
-    if edition not in EDITIONS:
-        raise BuildError(source.metadata_file, 1, f"unknown edition {edition!r}")
+    edition_info(edition, source.metadata_file)   # a known edition
     files = select_chapters(source, chapter)
     epoch = _epoch(source.meta)
     with tempfile.TemporaryDirectory(prefix="bookkit-epub-") as tmpdir:
@@ -798,8 +789,9 @@ def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str
 
 def _default_out(kind: str, edition: str, chapter: int | None) -> Path:
     """The edition's book file; with `chapter`, a `-chNN` file next to it."""
-    ed = EDITIONS[edition]
-    base = ed.pdf if kind == "pdf" else ed.epub
+    spec = edition_info(edition).spec
+    base = REPO / spec.out / (spec.pdf_name if kind == "pdf" else spec.epub_name)
     if chapter is not None:
         base = base.with_name(f"{base.stem}-ch{chapter:02d}{base.suffix}")
     return base
+

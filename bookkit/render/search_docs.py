@@ -65,7 +65,8 @@ class SearchIndexer:
         edition = resolved.editions[key]
         docs = [d for chapter in edition.chapters
                 for d in self.chapter_docs(resolved, edition, chapter)]
-        lang = edition.info.lang
+        # An edition whose language the indexer does not know is indexed as its fallback's.
+        lang = resolved.book.registry.inherit(key, search.LANGS, "search index language")
         synonyms = search.glossary_synonyms(edition.info.folder)   # the edition's glossary
         cache_key = key_of("search", lang, self._code, [synonyms.pairs, synonyms.keep],
                            [(d.url, d.chapter, d.section, d.text) for d in docs])

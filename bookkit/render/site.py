@@ -12,9 +12,6 @@ import jinja2
 
 from ..model import ChapterOutline, EditionInfo
 
-LANG_NAMES = {"zh-Hans": "简体", "en": "EN", "zh-Hant": "繁體"}
-OG_LOCALES = {"zh-Hans": "zh_CN", "en": "en_US", "zh-Hant": "zh_TW"}
-
 
 @dataclass(frozen=True)
 class SiteConfig:
@@ -93,11 +90,11 @@ def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[Edit
 
     def switcher(slug_file: str):
         up = "../" if info.url_prefix else ""
-        return [{"lang": e.lang, "name": LANG_NAMES[e.lang], "current": e.key == info.key,
+        return [{"lang": e.lang, "name": e.spec.name, "current": e.key == info.key,
                  "href": f"{up}{e.url_prefix}{slug_file}"} for e in editions]
 
     common = dict(edition=info, s=s, root=root, static=static, asset_version=version,
-                  og_locale=OG_LOCALES[info.lang],
+                  og_locale=info.spec.locale,
                   pdf_url=config.release_url + config.pdf_names[info.key],
                   epub_url=config.release_url + config.epub_names[info.key])
     if only is not None and previous is not None:

@@ -88,8 +88,9 @@ class Resolver:
                                labels_digest=_digest(sorted(labels.items())))
 
     def figure_tasks(self, resolved: ResolvedBook) -> list[FigureTask]:
-        return [FigureTask(fid, self.root / "manuscripts" / src, edition.info.lang,
-                           str(chapter.source.path), line)
+        figures_root = resolved.book.original.info.folder   # figure scripts live with the original
+        return [FigureTask(fid, figures_root / src, edition.info.lang,
+                           str(chapter.source.path), line, edition.info.spec.langs)
                 for edition in resolved.editions.values() for chapter in edition.chapters
                 for fid, src, line in chapter.outline.figures]
 

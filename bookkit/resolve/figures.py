@@ -1,7 +1,8 @@
 """Executable figures: one matplotlib script per figure, drawn once per edition language.
 
 Text comes from the script's per-language STRINGS table; CJK text uses Noto Sans CJK (SC for
-zh-Hans, TC for zh-Hant). A missing glyph or a font fallback fails the build: no tofu ships.
+zh-Hans, TC for zh-Hant). An edition whose language has no table or fonts of its own uses its
+fallback's (book.yml). A missing glyph or a font fallback fails the build: no tofu ships.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ..cache import Cache, key_of, library_versions
 from ..model import BuildError, FigureImage
 from ..workers import DependencyRecorder, JobResult, run_jobs
 
+#: figure fonts per language; an edition of another language uses its fallback's (book.yml)
 FONT_FAMILIES = {
     "zh-Hans": ["Noto Sans CJK SC", "DejaVu Sans"],
     "zh-Hant": ["Noto Sans CJK TC", "DejaVu Sans"],
@@ -37,6 +39,7 @@ class FigureTask:
     lang: str
     source: str       # chapter file that uses it (for messages)
     line: int
+    langs: tuple[str, ...] = ()   # its edition's lang, then its fallbacks' (nearest first)
 
 
 def _share_mathtext_layouts(mathtext) -> None:
@@ -94,9 +97,15 @@ def _setup_matplotlib():
     return plt
 
 
+def _first(langs: tuple[str, ...], table) -> str | None:
+    return next((lang for lang in langs if lang in table), None)
+
+
 def draw_figure(script: str, lang: str, root: str,
-                formats: tuple[str, ...] = ("svg", "pdf")) -> JobResult:
-    """Worker body: import the script, draw it for `lang`, return the bytes of each format."""
+                formats: tuple[str, ...] = ("svg", "pdf"),
+                fallbacks: tuple[str, ...] = ()) -> JobResult:
+    """Worker body: import the script, draw it for `lang` (with the strings of the nearest of
+    `fallbacks` when the script has none for `lang`), return the bytes of each format."""
     import importlib.util
     import io
     import logging
@@ -109,7 +118,7 @@ def draw_figure(script: str, lang: str, root: str,
                                                 os.path.join(root, ".cache")))
     recorder.files.add(os.path.abspath(script))
     plt = _setup_matplotlib()
-    plt.rcParams["font.family"] = FONT_FAMILIES[lang]
+    plt.rcParams["font.family"] = FONT_FAMILIES[_first((lang, *fallbacks), FONT_FAMILIES)]
     problems: list[str] = []
 
     class FontLog(logging.Handler):
@@ -124,16 +133,18 @@ def draw_figure(script: str, lang: str, root: str,
         warnings.simplefilter("always")
         spec.loader.exec_module(module)
         strings = getattr(module, "STRINGS", None)
-        if not isinstance(strings, dict) or lang not in strings:
+        table = _first((lang, *fallbacks), strings) if isinstance(strings, dict) else None
+        if table is None:
             return JobResult(ok=False, error=f"{script}: STRINGS has no `{lang}` table "
-                             "(one per edition: zh-Hans, en, zh-Hant)")
+                             "(one per edition language, or one for its fallback's: "
+                             + ", ".join((lang, *fallbacks)) + ")")
         keysets = {k: set(v) for k, v in strings.items()}
         if len({frozenset(s) for s in keysets.values()}) > 1:
             return JobResult(ok=False, error=f"{script}: STRINGS tables have different keys: "
                              + "; ".join(f"{k}: {sorted(v)}" for k, v in keysets.items()))
         size = getattr(module, "SIZE", (6.4, 3.6))
         fig = plt.figure(figsize=size)
-        module.draw(fig, strings[lang])
+        module.draw(fig, strings[table])
         fig.tight_layout()
         saved = {}
         for fmt in formats:
@@ -166,17 +177,18 @@ SVG_FORMAT = "themed-1"
 BATCH = 8
 
 
-def draw_batch(items: tuple[tuple[str, str, tuple[str, ...]], ...], root: str) -> JobResult:
-    """Worker body: draw each (script, lang, formats) in turn; one result per item.
+def draw_batch(items: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...],
+               root: str) -> JobResult:
+    """Worker body: draw each (script, lang, formats, fallbacks) in turn; one result per item.
 
     The items share a language, so the math and text layouts measured for one figure (tick
     labels, mostly) serve the next. Each figure still records its own dependencies.
     """
     import traceback
     results = {}
-    for script, lang, formats in items:
+    for script, lang, formats, fallbacks in items:
         try:
-            results[(script, lang)] = draw_figure(script, lang, root, formats)
+            results[(script, lang)] = draw_figure(script, lang, root, formats, fallbacks)
         except BaseException:   # this figure fails; the batch goes on
             results[(script, lang)] = JobResult(ok=False, error=traceback.format_exc())
         finally:
@@ -208,8 +220,18 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                              "put it in manuscripts/figures/ and refer to it as figures/NAME.py")
         code = task.script.read_bytes()
         name = f"{fid}|{lang}"
-        fmt_keys = {fmt: key_of("figure", code, lang, library_versions(), FONT_FAMILIES[lang],
-                                fmt, *((SVG_FORMAT,) if fmt == "svg" else ())) for fmt in formats}
+        fallbacks = tuple(x for x in task.langs if x != lang)
+        font_lang = _first((lang, *fallbacks), FONT_FAMILIES)
+        if font_lang is None:
+            raise BuildError(task.source, task.line, f"no figure fonts for language {lang}",
+                             "give its edition a `fallback` in manuscripts/book.yml, or add "
+                             "its fonts to FONT_FAMILIES in bookkit/resolve/figures.py")
+        # The fallbacks are part of the key only when there are some: the keys of editions
+        # without fallbacks stay those of the caches already built.
+        fmt_keys = {fmt: key_of("figure", code, lang, library_versions(),
+                                FONT_FAMILIES[font_lang], fmt,
+                                *((SVG_FORMAT,) if fmt == "svg" else ()),
+                                *([fallbacks] if fallbacks else [])) for fmt in formats}
         memo_key = tuple(sorted(fmt_keys.values()))
         remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and all(
@@ -236,7 +258,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                 memo[memo_key] = (deps, images[(fid, lang)])
             continue
         keys[name], found[name] = (fmt_keys, memo_key), value
-        missing_items.append((name, str(task.script), lang, missing))
+        missing_items.append((name, str(task.script), lang, missing, fallbacks))
     if drawn is not None:
         drawn.extend(name for name, *_ in missing_items)
     if missing_items:
@@ -274,7 +296,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
 
 
 def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str, JobResult]:
-    """Draw the (name, script, lang, formats) items in batches of one language, so that a
+    """Draw the (name, script, lang, formats, fallbacks) items in batches of one language, so a
     worker process serves several figures; a batch that dies or overruns its time is drawn
     again one figure per process, to name the figure at fault."""
     by_lang: dict[str, list] = {}
@@ -283,8 +305,9 @@ def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str,
     batches = [group[i:i + BATCH] for group in by_lang.values()
                for i in range(0, len(group), BATCH)]
     batches.sort(key=len, reverse=True)   # the short remainders last: both workers end together
-    jobs = [(str(n), draw_batch, (tuple((script, lang, fmts) for _name, script, lang, fmts in b),
-                                  root)) for n, b in enumerate(batches)]
+    jobs = [(str(n), draw_batch, (tuple((script, lang, fmts, fb)
+                                        for _name, script, lang, fmts, fb in b), root))
+            for n, b in enumerate(batches)]
     results: dict[str, JobResult] = {}
     retry = []
     # A batch's time limit: its figures' limits together (each figure keeps its own).
@@ -294,11 +317,11 @@ def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str,
         if not done.ok:
             retry.extend(batch)
             continue
-        for name, script, lang, _fmts in batch:
+        for name, script, lang, _fmts, _fb in batch:
             results[name] = done.value[(script, lang)]
     if retry:
-        single = [(name, draw_figure, (script, lang, root, fmts))
-                  for name, script, lang, fmts in retry]
+        single = [(name, draw_figure, (script, lang, root, fmts, fb))
+                  for name, script, lang, fmts, fb in retry]
         results.update(run_jobs(single, workers=workers, timeout=timeout))
     return results
 

@@ -382,7 +382,7 @@ def controls_html(ctx, scenario: Scenario, slug: str) -> str:
                 continue
             selected = " selected" if option == choice.default else ""
             out.append(f'<option value="{html.escape(str(option))}"{selected}>'
-                       f"{html.escape(option_label(choice, i, ctx.edition.lang))}</option>")
+                       f"{html.escape(option_label(choice, i, ctx.edition.spec.number_lang))}</option>")
         out.append("</select>")
     out.append(f'<button type="button" class="whatif-reset">{html.escape(s["whatif_reset"])}'
                f'</button><span class="whatif-status" role="status" '

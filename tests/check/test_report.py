@@ -44,7 +44,11 @@ def book(tmp_path) -> Path:
         (root / folder).mkdir(parents=True)
         (root / folder / "01-load.md").write_text(text, encoding="utf-8")
     (root / "manuscripts" / "book.yml").write_text(
-        "site_url: https://example.org/book/\nchapters:\n  - {file: 01-load.md, slug: load}\n", encoding="utf-8")
+        "site_url: https://example.org/book/\neditions:\n"
+        "  - {id: zh, dir: manuscripts, lang: zh-Hans, path: \"\"}\n"
+        "  - {id: en, dir: book-en, lang: en, path: en}\n"
+        "  - {id: zh-tw, dir: book-zh-tw, lang: zh-Hant, path: zh-tw}\n"
+        "chapters:\n  - {file: 01-load.md, slug: load}\n", encoding="utf-8")
     return root
 
 

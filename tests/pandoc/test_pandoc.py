@@ -61,7 +61,7 @@ def _copy_fixture(ed, tmp_path):
 def test_fixture_follows_contract(ed):
     src = P.load_source(FIXTURES / ed)
     meta = yaml.safe_load((FIXTURES / ed / "metadata.yaml").read_text(encoding="utf-8"))
-    assert meta["edition"] == ed and meta["lang"] == P.EDITIONS[ed].lang
+    assert meta["edition"] == ed and meta["lang"] == P.edition_info(ed).lang
     assert [P.chapter_number(p) for p in src.chapters] == [0, 1, 2]
     for f in src.chapters:
         text = f.read_text(encoding="utf-8")

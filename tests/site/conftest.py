@@ -23,8 +23,10 @@ def warm_cache(built_site, tmp_path) -> Path:
 
 
 def copy_book(dest: Path) -> Path:
-    """A private copy of the book's sources (for tests that break them)."""
-    for name in ("manuscripts", "book-en", "book-zh-tw", "calculations", "bookkit", "scripts"):
+    """A private copy of the book's sources (for tests that break them): every edition's folder
+    (the registry in manuscripts/book.yml), the calculations, the pipeline and the scripts."""
+    from bookkit.load import book_dirs
+    for name in (*book_dirs(ROOT), "calculations", "bookkit", "scripts"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "website").mkdir()
     for name in ("templates", "static"):

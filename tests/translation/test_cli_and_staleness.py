@@ -110,6 +110,9 @@ def test_sync_cli_writes_record(tmp_path):
     (tmp_path / "manuscripts" / "01-intro.md").write_text(ORIG, encoding="utf-8")
     (tmp_path / "book-en" / "01-intro.md").write_text((FIX / "en.md").read_text(encoding="utf-8"),
                                                       encoding="utf-8")
+    (tmp_path / "manuscripts" / "book.yml").write_text(   # the editions --root has
+        'editions:\n  - {id: zh, dir: manuscripts, lang: zh-Hans, path: ""}\n'
+        "  - {id: en, dir: book-en, lang: en, path: en}\n", encoding="utf-8")
     rec_path = sync_record_path(tmp_path / "book-en", "01-intro.md")
     assert rec_path == tmp_path / "book-en" / ".sync" / "01-intro.md.json"
     r = run(SYNC + ["--edition", "en", "--root", str(tmp_path), "01-intro.md", "--section", "sec-params"])

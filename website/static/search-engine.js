@@ -632,15 +632,12 @@
     if (results.length) open(); else close();
   }
 
-  var SUGGEST = { en: "Did you mean {q}?", "zh-Hans": "你是不是要找 {q}？",
-                  "zh-Hant": "你是不是要找 {q}？" };
-
   /* No results: offer the query with each unknown word replaced by the nearest indexed one,
      as a button, when that query finds something. */
   function offerSuggestion(q) {
     var better = suggest(state.idx, q, state.charmap, state.words);
     if (better === null || !runQuery(state.idx, better, state.charmap, state.syn).length) return;
-    var text = label("suggest", SUGGEST[html.lang] || SUGGEST.en).split("{q}");
+    var text = label("suggest", "Did you mean {q}?").split("{q}");
     status.textContent = label("none", "No results") + " ";
     var wrap = document.createElement("span");
     wrap.className = "search-suggest";
