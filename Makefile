@@ -39,9 +39,11 @@ pdf-%:
 epub-%:
 	$(PY) book/build_epub.py --edition $*
 
+# -o setup: `site` has run it; the sub-makes must not run it again (a scratch copy of the book,
+# as `make bench` makes, links the installed tools and has no requirements.txt).
 release: site
-	@$(MAKE) --no-print-directory pdf
-	@$(MAKE) --no-print-directory epub
+	@$(MAKE) --no-print-directory -o setup pdf
+	@$(MAKE) --no-print-directory -o setup epub
 	$(PY) scripts/release.py
 
 bench: setup

@@ -365,16 +365,13 @@ def bench_real_visible(root: Path, runs: int) -> dict:
         _stop_serve(proc, errlog)
 
 
-PDF_EDITIONS = (("zh", "book/AI-Infra-Book.pdf"), ("en", "book-en/AI-Infra-Book-EN.pdf"),
-                ("zh-tw", "book-zh-tw/AI-Infra-Book-ZH-TW.pdf"))
-
-
 def bench_real_pdf(root: Path, runs: int) -> dict:
     """Each edition's PDF of the real book, alone (one after another), warm cache: what
     `bash book*/build_pdf.sh` costs an author. The first run of each is an untimed warm-up
     (it draws the PDF figures)."""
     out: dict = {}
-    for edition, _target in PDF_EDITIONS:
+    from bookkit.load import load_registry     # the book's editions, whatever they are
+    for edition in load_registry(root).ids():
         cmd = [PY, "-m", "bookkit", "pdf", "--edition", edition,
                "--out", str(root / "build" / f"bench-{edition}.pdf")]
         walls, cpus, rss = [], [], []
