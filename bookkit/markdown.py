@@ -139,7 +139,7 @@ def _is_whatif_div(params: str, *_args) -> bool:
     return div_name(params) is not None
 
 
-# A what-if region (`bookkit.resolve.scenarios`): `::: {.whatif #wi-name}`.
+# A what-if region (`bookkit.resolve.scenarios`, `bookkit.render.whatif`): `::: {.whatif #wi-name}`.
 DIV_RE = re.compile(r"^\{\s*(?=[^}]*\.whatif\b)(?:(?:\.whatif|#wi-([A-Za-z0-9_-]+))\s*)+\}$")
 
 
@@ -151,6 +151,22 @@ def div_name(params: str) -> str | None:
         return None
     ident = re.search(r"#wi-([A-Za-z0-9_-]+)", text)
     return ident.group(1) if ident else ""
+
+
+def region_tokens(tokens):
+    """(scenario name, token) for every token inside a region, inline children included."""
+    current = None
+    for tok in tokens:
+        if tok.type == "container_whatif_open":
+            current = div_name(tok.info)
+            continue
+        if tok.type == "container_whatif_close":
+            current = None
+            continue
+        if current:
+            yield current, tok
+            for child in tok.children or []:
+                yield current, child
 
 
 @lru_cache(maxsize=1)

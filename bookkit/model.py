@@ -10,6 +10,7 @@ A problem in the sources stops a stage with a `BuildError`; a check reports a `F
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -301,7 +302,7 @@ class CellResults:
     values: dict[str, BoundValue] = field(default_factory=dict)
     deps: dict[str, str] = field(default_factory=dict)          # file -> sha256, for the cache
     executed: bool = False                                      # False when served from cache
-    # What-if scenarios the cells declared (`bookkit.resolve.scenarios.Scenario` by name),
+    # What-if scenarios the cells declared (`Scenario` by name),
     # with each variant's changed values once they ran.
     scenarios: dict = field(default_factory=dict)
 
@@ -399,3 +400,48 @@ class ResolvedBook:
     editions: dict[str, ResolvedEdition] = field(default_factory=dict)
     figures: dict[tuple[str, str], FigureImage] = field(default_factory=dict)  # (id, lang)
     figure_sizes: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of a what-if scenario, as `choose(scenario, key, options)` declared it."""
+
+    key: str                        # "model", "accelerator", "context", "batch", "precision"…
+    options: tuple                  # ids or numbers, the book's value among them
+    default: object
+    labels: tuple                   # display name per option, or None: formatted per edition
+    line: int                       # where `choose` was called
+
+
+@dataclass
+class Scenario:
+    """A what-if scenario a chapter's cells declared (`bookkit.resolve.scenarios` runs its
+    variants; `bookkit.render.whatif` formats them per edition)."""
+
+    name: str
+    path: str
+    line: int
+    choices: tuple = ()
+    excluded: tuple = ()            # tuples of (key, value) pairs, each a partial combination
+    variants: dict = field(default_factory=dict)   # combination -> {name: BoundValue} changed
+    digest: str = ""                                 # of `variants`, for the render memo
+
+    @property
+    def keys(self) -> tuple:
+        return tuple(c.key for c in self.choices)
+
+    @property
+    def book(self) -> tuple:
+        return tuple(c.default for c in self.choices)
+
+    def combinations(self) -> list[tuple]:
+        out = []
+        for combo in itertools.product(*(c.options for c in self.choices)):
+            chosen = dict(zip(self.keys, combo))
+            if any(all(chosen.get(k) == v for k, v in ex) for ex in self.excluded):
+                continue
+            out.append(combo)
+        return out
+
+    def describe(self, combo: tuple) -> str:
+        return ", ".join(f"{k}={v}" for k, v in zip(self.keys, combo))

@@ -14,8 +14,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ..markdown import parse
-from ..resolve import images
-from ..resolve.links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
+from .. import images
+from ..links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
                              raw_anchor_ids, repo_link)
 from ..typed_numbers import message, typed_numbers, warning_text
 from ..model import WARNING, Finding

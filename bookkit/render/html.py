@@ -21,12 +21,13 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..locale.numbers import format_value, parse_spec
-from ..markdown import BOUND_RE, parser
+from ..markdown import BOUND_RE, div_name, parser
 from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
                      TokenMeta as M, label_text)
+from ..images import resolve_site_image
+from ..links import LinkError, repo_link
 from .mathtext import tex_to_text
-from ..resolve.images import resolve_site_image
-from ..resolve.links import LinkError, repo_link
+from .whatif_region import Slot, open_html
 
 FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -54,7 +55,7 @@ class RenderContext:
     assets: dict[str, Path] = field(default_factory=dict)          # site path -> source image
     math_slots: list[tuple[str, bool, Token]] = field(default_factory=list)
     # What-if scenarios of the chapter (name -> Scenario) and, per region, the bound numbers
-    # and formulas in render order (`bookkit.resolve.scenarios`).
+    # and formulas in render order (`whatif_region.Slot`, read by `whatif.chapter_data`).
     whatif: dict | None = None
     whatif_slots: dict = field(default_factory=dict)
 
@@ -109,7 +110,6 @@ def whatif_slot(env: dict, kind: str, tok: Token, **extra) -> str:
     name = env.get("whatif")
     if not name:
         return ""
-    from ..resolve.scenarios import Slot
     slots = env["ctx"].whatif_slots.setdefault(name, [])
     meta = tok.meta or {}
     slots.append(Slot(kind, tok, meta.get("name", ""), meta.get("invalid") or meta.get("spec", ""),
@@ -265,7 +265,6 @@ class BookRenderer(RendererHTML):
         return body
 
     def container_whatif_open(self, tokens, idx, options, env):
-        from ..resolve.scenarios import div_name, open_html
         ctx: RenderContext = env["ctx"]
         name = div_name(tokens[idx].info) or ""
         env["whatif"] = name

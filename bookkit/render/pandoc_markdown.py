@@ -18,7 +18,7 @@ import yaml
 from ..fsutil import swap_dir
 from ..markdown import BOUND_RE, CAPTION_RE
 from ..model import BuildError, ResolvedBook, TokenMeta as M
-from ..resolve.scenarios import export_note
+from .whatif_region import export_note
 from . import pandoc_realworld
 from .html import RenderContext, bound_text, xref
 from .website import chapter_context

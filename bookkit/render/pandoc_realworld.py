@@ -14,8 +14,8 @@ from pathlib import Path
 
 from markdown_it.token import Token
 
-from ..resolve import images
-from ..resolve.links import (INLINE_LINK_RE, LinkError, anchors_for_pandoc,
+from .. import images
+from ..links import (INLINE_LINK_RE, LinkError, anchors_for_pandoc,
                              chapter_link_for_pandoc, links_for_pandoc, repo_link)
 
 SOURCEMAP = "sourcemap.json"

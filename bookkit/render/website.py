@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..model import (BuildError, ChapterSource, EditionInfo, ResolvedBook, ResolvedChapter,
                      ResolvedEdition)
-from ..resolve import scenarios
+from . import whatif
 from .html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
 from .site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                    templates_version)
@@ -63,7 +63,7 @@ def formulas(resolved: ResolvedBook, edition: ResolvedEdition,
     wanted: set = set()
     ctx = chapter_context(resolved, edition, chapter, {})
     collect_math(chapter.tokens, ctx, wanted)
-    return wanted | scenarios.variant_math(chapter.tokens, ctx)   # what-if variants' formulas
+    return wanted | whatif.variant_math(chapter.tokens, ctx)   # what-if variants' formulas
 
 
 @dataclass
@@ -86,8 +86,8 @@ class ChapterHtml:
 
     def with_math(self, math: dict) -> "ChapterHtml":
         body = fill_math(self.body, self.ctx, math)   # adds an error per formula KaTeX rejects
-        data, _size = scenarios.chapter_data(self.ctx, math)
-        body = scenarios.fill_version(body, data)
+        data, _size = whatif.chapter_data(self.ctx, math)
+        body = whatif.fill_version(body, data)
         return ChapterHtml(self.memo_key, body, dict(self.assets), list(self.ctx.errors),
                            whatif=data)
 
@@ -119,7 +119,7 @@ class SiteRenderer:
                 memo_key = (str(chapter.source.path), chapter.digest, edition.labels_digest,
                             values_digest(chapter.values), sizes_digest,
                             _digest(sorted(wanted_math[(key, number)])),
-                            scenarios.digest(chapter.scenarios))
+                            whatif.digest(chapter.scenarios))
                 done = self._rendered.get(memo_key)
                 if done is None:
                     ctx = chapter_context(resolved, edition, chapter)

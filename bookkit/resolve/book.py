@@ -18,6 +18,7 @@ from ..model import (Book, CellResults, ChapterSource, EditionInfo, Label, Resol
 from .cells import resolve_cells
 from .figures import FigureTask, resolve_figures, svg_size
 from .numbering import number_chapter
+from .scenarios import resolve_variants
 
 #: Given an edition's chapter, its labels and values, the function that turns a heading's or
 #: caption's inline token into its plain title (bound numbers formatted as readers see them).
@@ -56,6 +57,9 @@ class Resolver:
         parsed_tokens = {c.path: self.parsed(c)[1] for c in book.original.chapters}
         cells = resolve_cells(book.original.chapters, self.root, self.cache, self.workers,
                               self.cell_timeout, parsed_tokens)
+        # The what-if variants rerun the cells the scenarios' `choose` calls declared.
+        resolve_variants(book.original.chapters, cells, self.root, self.cache, self.workers,
+                         self.cell_timeout, parsed_tokens, None)
         self.executed_cells = sorted(n for n, c in cells.items() if c.executed)
         self.cell_deps = {n: c.deps for n, c in cells.items()}
         return cells

@@ -130,7 +130,7 @@ class CellValues(dict):
 def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResult:
     """Worker body: run the cells in one namespace, record values, provenance and deps."""
     import sys
-    from .scenarios import Declarations
+    from .choices import Declarations
     if root not in sys.path:
         sys.path.insert(0, root)
     os.chdir(root)   # relative paths in cells and figure scripts mean the book root (forked job)
@@ -248,8 +248,6 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
                                           executed=True, scenarios=result.value.scenarios)
         if errors:
             raise BuildError(None, None, "\n".join(errors))
-    from .scenarios import resolve_variants
-    resolve_variants(chapters, results, root, cache, workers, timeout, parsed, versions)
     return results
 
 

@@ -11,7 +11,7 @@ from markdown_it.token import Token
 
 from ..markdown import inline_text
 from ..model import BuildError, ChapterOutline, ChapterSource, Label, TokenMeta as M
-from .images import is_static_figure, number_static_figure
+from ..images import is_static_figure
 
 
 def is_figure_paragraph(tokens: list[Token], i: int) -> bool:
@@ -20,6 +20,18 @@ def is_figure_paragraph(tokens: list[Token], i: int) -> bool:
         return False
     kids = [k for k in (tokens[i + 1].children or []) if not (k.type == "text" and not k.content.strip())]
     return len(kids) == 1 and kids[0].type == "image" and str(kids[0].attrs.get("src", "")).endswith(".py")
+
+
+def number_static_figure(chapter: ChapterSource, tokens: list[Token], i: int,
+                         number: str, ordinal: int) -> Label:
+    """Give a static figure its number and ID (`{#fig-…}` if written, else positional, the same
+    in every edition since translations keep the figures' order); returns its label."""
+    image = next(k for k in tokens[i + 1].children if k.type == "image")
+    ident = str(image.attrs.get("id") or "")
+    if not ident.startswith("fig-"):
+        ident = f"fig-{chapter.slug}-{ordinal}"
+    tokens[i].meta.update(figure_id=ident, number=number, static_src=str(image.attrs["src"]))
+    return Label(ident, "figure", number, chapter.slug, image.content)
 
 
 def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str, Label],

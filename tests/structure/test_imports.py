@@ -9,22 +9,11 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "bookkit"
 
-# Known exceptions, to remove (never to add to): HTML and Pandoc helpers for static images,
-# repository links and what-if regions that still live in `bookkit/resolve/` (images.py,
-# links.py, scenarios.py). `scenarios.py` renders too (it imports `render.html`), which is the
-# one cycle left; splitting its render half into `bookkit/render/` removes these lines.
-KNOWN_RENDER_TO_RESOLVE = {
-    ("bookkit.render.html", "bookkit.resolve.images"),
-    ("bookkit.render.html", "bookkit.resolve.links"),
-    ("bookkit.render.html", "bookkit.resolve.scenarios"),
-    ("bookkit.render.pandoc_markdown", "bookkit.resolve.scenarios"),
-    ("bookkit.render.pandoc_realworld", "bookkit.resolve.images"),
-    ("bookkit.render.pandoc_realworld", "bookkit.resolve.links"),
-    ("bookkit.render.website", "bookkit.resolve.scenarios"),
-}
-KNOWN_RESOLVE_TO_RENDER = {("bookkit.resolve.scenarios", "bookkit.render.html"),
-                           # and within the stage: cells and scenarios call each other
-                           ("bookkit.resolve.scenarios", "bookkit.resolve.cells")}
+# Known exceptions, to remove (never to add to): none left. An output that needs a helper of
+# the resolve stage takes it from a shared, stage-free module (`bookkit/markdown.py`,
+# `images.py`, `links.py`, `typed_numbers.py`) or from the types in `bookkit/model.py`.
+KNOWN_RENDER_TO_RESOLVE: set[tuple[str, str]] = set()
+KNOWN_RESOLVE_TO_RENDER: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path) -> str:

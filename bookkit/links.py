@@ -8,6 +8,11 @@ outside the book, links to other chapter files.
   an absolute link under `repo_url:` of `manuscripts/book.yml` (e.g.
   `https://github.com/OWNER/REPO/blob/main/`) on the site, in the PDF and in the EPUB.
 - `[第 2 章](02-x.md#sec-y)`: in the PDF and EPUB (one document) the `#sec-y` part.
+
+Not a stage: pure functions of a link's text (and `repo_url:`) that the renderers and the source
+checks share, kept beside `markdown.py` so that no output reaches into the resolve stage. Moving
+them into resolved token metadata instead would make the renderers and `check/sources.py` (which
+reads raw sources, not a `ResolvedBook`) disagree on one rule written twice.
 """
 from __future__ import annotations
 

@@ -12,6 +12,11 @@ Each output gets a format it can show:
 
 Conversions are content-addressed files under `build/images/` (made once per image version), so
 a rebuild converts nothing and the output stays byte-identical.
+
+Not a stage: the renderers (site, Pandoc) and the source checks all ask the same questions of an
+image (where is its file, which format does each output get), so the answers live here, beside
+`markdown.py`, rather than in one stage the others would have to reach into. Numbering a static
+figure is the resolve stage's part (`resolve/numbering.py`).
 """
 from __future__ import annotations
 
@@ -25,8 +30,7 @@ from urllib.parse import unquote
 
 from markdown_it.token import Token
 
-from ..cache import sha256_bytes
-from ..model import ChapterSource, Label
+from .cache import sha256_bytes
 
 RASTER = (".png", ".jpg", ".jpeg")
 VECTOR = (".svg", ".pdf")
@@ -52,18 +56,6 @@ def is_static_figure(tokens: list[Token], i: int) -> bool:
         return False
     src = str(kids[0].attrs.get("src", ""))
     return is_local(src) and not src.endswith(".py")
-
-
-def number_static_figure(chapter: ChapterSource, tokens: list[Token], i: int,
-                         number: str, ordinal: int) -> Label:
-    """Give a static figure its number and ID (`{#fig-…}` if written, else positional, the same
-    in every edition since translations keep the figures' order); returns its label."""
-    image = next(k for k in tokens[i + 1].children if k.type == "image")
-    ident = str(image.attrs.get("id") or "")
-    if not ident.startswith("fig-"):
-        ident = f"fig-{chapter.slug}-{ordinal}"
-    tokens[i].meta.update(figure_id=ident, number=number, static_src=str(image.attrs["src"]))
-    return Label(ident, "figure", number, chapter.slug, image.content)
 
 
 def source_path(chapter_path: Path, src: str) -> Path:
