@@ -371,7 +371,7 @@ def bench_real_pdf(root: Path, runs: int) -> dict:
     (it draws the PDF figures)."""
     out: dict = {}
     from bookkit.load import load_registry     # the book's editions, whatever they are
-    for edition in load_registry(root).ids():
+    for edition in load_registry(root).ids:
         cmd = [PY, "-m", "bookkit", "pdf", "--edition", edition,
                "--out", str(root / "build" / f"bench-{edition}.pdf")]
         walls, cpus, rss = [], [], []
