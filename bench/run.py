@@ -365,53 +365,43 @@ def bench_real_visible(root: Path, runs: int) -> dict:
         _stop_serve(proc, errlog)
 
 
+def _timed_runs(cmd: list[str], root: Path, runs: int, what: str, timeout: float = 1800) -> dict:
+    """`cmd` once untimed (it warms the caches), then `runs` timed runs: wall summary, CPU
+    median and peak memory."""
+    walls, cpus, rss = [], [], []
+    for i in range(runs + 1):
+        r = run_cmd(cmd, cwd=root, timeout=timeout)
+        if r["rc"] != 0:
+            raise NotMeasured(f"{what} failed (exit {r['rc']}):\n" + r["stderr"][-3000:])
+        if i:
+            walls.append(r["wall"])
+            cpus.append(r["cpu"])
+            rss.append(r["rss_kb"])
+            log(f"  {what} run {i}/{runs}: {r['wall']:.1f} s (cpu {r['cpu']:.1f} s)")
+    s = summary(walls)
+    s.update(cpu_median=statistics.median(cpus), rss_mib=max(rss) / 1024)
+    return s
+
+
 def bench_real_pdf(root: Path, runs: int) -> dict:
     """Each edition's PDF of the real book, alone (one after another), warm cache: what
-    `bash book*/build_pdf.sh` costs an author. The first run of each is an untimed warm-up
-    (it draws the PDF figures)."""
-    out: dict = {}
+    `bash book*/build_pdf.sh` costs an author. The untimed first run draws the PDF figures."""
     from bookkit.load import load_registry     # the book's editions, whatever they are
-    for edition in load_registry(root).ids:
-        cmd = [PY, "-m", "bookkit", "pdf", "--edition", edition,
-               "--out", str(root / "build" / f"bench-{edition}.pdf")]
-        walls, cpus, rss = [], [], []
-        for i in range(runs + 1):
-            r = run_cmd(cmd, cwd=root)
-            if r["rc"] != 0:
-                raise NotMeasured(f"PDF {edition} failed (exit {r['rc']}):\n" + r["stderr"][-3000:])
-            if i:
-                walls.append(r["wall"])
-                cpus.append(r["cpu"])
-                rss.append(r["rss_kb"])
-                log(f"  PDF {edition} run {i}/{runs}: {r['wall']:.1f} s (cpu {r['cpu']:.1f} s)")
-        s = summary(walls)
-        s.update(cpu_median=statistics.median(cpus), rss_mib=max(rss) / 1024)
-        out[edition] = s
-    return out
+    return {edition: _timed_runs([PY, "-m", "bookkit", "pdf", "--edition", edition, "--out",
+                                  str(root / "build" / f"bench-{edition}.pdf")],
+                                 root, runs, f"PDF {edition}")
+            for edition in load_registry(root).ids}
 
 
 def bench_real_release(root: Path, runs: int) -> dict:
     """`make release` on the real book with a warm cache (site, three PDFs side by side, three
     EPUBs, dist/). `-o setup`: the scratch root links the checkout's installed tools, so the
-    set-up step is taken as done."""
-    for name in ("Makefile",):
-        shutil.copy2(REPO / name, root / name)
+    set-up step is taken as done. The untimed first run warms the PDF and EPUB caches."""
+    shutil.copy2(REPO / "Makefile", root / "Makefile")
     if not (root / ".venv").exists():
         os.symlink(REPO / ".venv", root / ".venv")
-    cmd = ["make", "--no-print-directory", "-o", "setup", "release"]
-    walls, cpus, rss = [], [], []
-    for i in range(runs + 1):   # the first run warms the PDF figures and EPUB caches
-        r = run_cmd(cmd, cwd=root, timeout=3600)
-        if r["rc"] != 0:
-            raise NotMeasured(f"make release failed (exit {r['rc']}):\n" + r["stderr"][-3000:])
-        if i:
-            walls.append(r["wall"])
-            cpus.append(r["cpu"])
-            rss.append(r["rss_kb"])
-            log(f"  release run {i}/{runs}: {r['wall']:.1f} s (cpu {r['cpu']:.1f} s)")
-    s = summary(walls)
-    s.update(cpu_median=statistics.median(cpus), rss_mib=max(rss) / 1024)
-    return s
+    return _timed_runs(["make", "--no-print-directory", "-o", "setup", "release"], root, runs,
+                       "make release", timeout=3600)
 
 
 def script_refs(html_text: str) -> list[tuple[str, str]]:
