@@ -20,6 +20,7 @@ from .load import load_book, read_book_config
 from .model import Book, BuildError, CellResults, Edition, ResolvedBook
 from .render import math as mathrender
 from .render.search import build_search_assets
+from .render.minify import Minifier
 from .render.search_docs import SearchIndexer, SearchJob
 from .render.site import SiteConfig
 from .render.website import SiteRenderer, forget_values_digests, formulas, title_text
@@ -61,7 +62,7 @@ class Builder:
                            enabled=options.use_cache, base=self.root)
         self.resolver = Resolver(self.root, self.cache, options.workers, options.cell_timeout,
                                  log=self.log)
-        self.site = SiteRenderer(self.root)
+        self.site = SiteRenderer(self.root, Minifier(self.root, self.cache))
         self.search = SearchIndexer(self.cache)
         self.writer = TreeWriter(options.out)
 

@@ -167,6 +167,105 @@ def run_jobs(jobs: list[tuple[str, Callable, tuple]], workers: int = 2,
     return results
 
 
+def _serve(conn, func, parent_pid: int) -> None:
+    """A long-lived worker: `func(*args)` for each args received, a result sent for each."""
+    die_with_parent(parent_pid)
+    while True:
+        try:
+            args = conn.recv()
+        except EOFError:
+            return
+        if args is None:
+            return
+        try:
+            result = func(*args)
+        except BaseException:  # reported to the parent, which decides what to show
+            result = JobResult(ok=False, error=traceback.format_exc())
+        conn.send(result)
+
+
+def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], workers: int = 2,
+             timeout: float = 60.0, group: Callable[[tuple], Any] = lambda args: None
+             ) -> dict[str, JobResult]:
+    """`func(*args)` for each (name, args), on `workers` long-lived forked processes that are
+    handed one item at a time; an item over `timeout` is killed with its process, which is
+    replaced (so are processes that die).
+
+    Unlike `run_jobs` (a process per job), a process serves many items, so what one item
+    loads or memoises (fonts, text and math layouts) serves the next; handing items out one at
+    a time keeps both cores busy to the end, where fixed batches left one idle for a batch's
+    length. `group(args)` names what items share: a process keeps to its group, a free one
+    starts the largest group no other process is on, and only then helps with another's.
+    """
+    ctx = mp.get_context("fork")
+    pending = list(items)
+    slots: list[dict] = []
+    results: dict[str, JobResult] = {}
+
+    def start() -> dict:
+        parent, child = ctx.Pipe(duplex=True)
+        proc = ctx.Process(target=_serve, args=(child, func, os.getpid()), daemon=True)
+        proc.start()
+        child.close()
+        return {"proc": proc, "conn": parent, "item": None, "started": 0.0, "group": None}
+
+    def take(slot: dict) -> None:
+        groups = [group(args) for _name, args in pending]
+        mine = [i for i, g in enumerate(groups) if g == slot["group"]]
+        if not mine:
+            busy = {s["group"] for s in slots if s is not slot and s["item"] is not None}
+            sizes = {g: groups.count(g) for g in groups}
+            free = [g for g in sizes if g not in busy] or list(sizes)
+            chosen = max(free, key=lambda g: sizes[g])
+            mine = [groups.index(chosen)]
+        name, args = item = pending.pop(mine[0])
+        slot.update(item=name, started=time.monotonic(), group=group(args))
+        slot["conn"].send(args)
+
+    def stop(slot: dict) -> None:
+        slot["proc"].kill()
+        slot["proc"].join()
+        slot["conn"].close()
+
+    try:
+        while pending or any(s["item"] is not None for s in slots):
+            check_stopped()
+            while pending and len(slots) < workers:
+                slots.append(start())
+            for slot in slots:
+                if slot["item"] is None and pending:
+                    take(slot)
+            busy = [s for s in slots if s["item"] is not None]
+            ready = mp.connection.wait([s["conn"] for s in busy], timeout=0.05)
+            now = time.monotonic()
+            for slot in busy:
+                if slot["conn"] in ready:
+                    try:
+                        results[slot["item"]] = slot["conn"].recv()
+                        slot["item"] = None
+                        continue
+                    except EOFError:
+                        result = JobResult(ok=False, error="worker process died without a result")
+                elif now - slot["started"] > timeout:
+                    result = JobResult(ok=False, error=f"stopped after {timeout:g} s (time limit; "
+                                       "raise it with --cell-timeout if the work is legitimate)")
+                else:
+                    continue
+                results[slot["item"]] = result
+                stop(slot)
+                slots.remove(slot)
+        for slot in slots:   # all idle: let them exit
+            slot["conn"].send(None)
+            slot["proc"].join()
+            slot["conn"].close()
+        slots.clear()
+    finally:
+        # Interrupted (Ctrl+C, SIGTERM, a failing callback): no worker may outlive the call.
+        for slot in slots:
+            stop(slot)
+    return results
+
+
 class Background:
     """`func(*args)` in one forked process while the caller goes on; `result()` waits for it.
 

@@ -470,9 +470,23 @@ def ecmp_max_load(flows: int, paths: int) -> dict:
             f = g
         return f[flows]
 
+    def tail_bound(c):
+        """P(busiest path > c) <= paths x P(Binomial(flows, 1/paths) > c): the union bound."""
+        if paths == 1:
+            return 0.0 if c >= flows else 1.0
+        log_q, log_r = math.log(1.0 / paths), math.log1p(-1.0 / paths)
+        head = math.lgamma(flows + 1)
+        return paths * sum(math.exp(head - math.lgamma(k + 1) - math.lgamma(flows - k + 1)
+                                    + k * log_q + (flows - k) * log_r)
+                           for k in range(c + 1, flows + 1))
+
+    # Stop once the mass left above c is provably below 1e-16. Waiting for the computed
+    # P(max <= c) to reach 1 - 1e-15 alone is not enough: rounding can hold it just below
+    # (64 flows on 64 paths stalls at 1 - 1.1e-14), and the loop then ran to c = flows and
+    # booked that rounding residue as P(max = flows).
     cdf = {0: 0.0}
     c = 0
-    while cdf[c] < 1.0 - 1e-15 and c < flows:
+    while cdf[c] < 1.0 - 1e-15 and c < flows and (c == 0 or tail_bound(c) >= 1e-16):
         c += 1
         cdf[c] = 1.0 if c >= flows else min(1.0, p_le(c))
     p = {k: cdf[k] - cdf[k - 1] for k in range(1, c + 1) if cdf[k] - cdf[k - 1] > 0}

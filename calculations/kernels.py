@@ -12,6 +12,7 @@ from calculations import cliargs
 
 import math
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 from . import formulas as _f
@@ -300,6 +301,16 @@ def pipeline_time(gpu_times: list, launch_s: float, serialize: bool = False) -> 
     return end
 
 
+@lru_cache(maxsize=64)
+def _kernel_times(m, batch: int, context: int, hw, dtype: str, fusion: str) -> tuple:
+    """The roofline time of each kernel of one decode step (`decode_kernels`), memoised: they do
+    not depend on the launch costs, which a sweep over the host's cost per launch varies (the
+    figure of chapter 5 asks for 244 points of 4 kernel lists). Models and devices are frozen
+    dataclasses, so the arguments key the memo."""
+    return tuple(k.time_s for k in decode_kernels(m, batch=batch, context=context, hw=hw,
+                                                  dtype=dtype, fusion=fusion))
+
+
 def decode_launch(m, hw="h100", batch: int = 1, context: int = 8192, dtype: str = "bf16", fusion: str = "none",
                   launch_s: float = LAUNCH_S_MEASURED, min_kernel_s: float = GRAPH_NODE_S_MEASURED,
                   graph_launch_s: float = LAUNCH_S_MEASURED) -> dict:
@@ -317,14 +328,13 @@ def decode_launch(m, hw="h100", batch: int = 1, context: int = 8192, dtype: str 
     _pos_num(launch_s, "launch_s", zero_ok=True)
     _pos_num(min_kernel_s, "min_kernel_s", zero_ok=True)
     _pos_num(graph_launch_s, "graph_launch_s", zero_ok=True)
-    ks = decode_kernels(m, batch=batch, context=context, hw=hw, dtype=dtype, fusion=fusion)
-    g = [k.time_s for k in ks]
+    g = list(_kernel_times(m, batch, context, _hw.get(hw), dtype, fusion))
     gf = [max(t, min_kernel_s) for t in g]
     gpu, floor = sum(g), sum(gf)
     eager = pipeline_time(gf, launch_s)
     serial = pipeline_time(gf, launch_s, serialize=True)
     graph = graph_launch_s + floor
-    n = len(ks)
+    n = len(g)
     return {"model": m.id, "hardware": _hw.get(hw).id, "batch": batch, "context": context, "fusion": fusion,
             "kernels": n, "kernels_shorter_than_launch": sum(1 for t in g if t < launch_s),
             "launch_s": launch_s, "min_kernel_s": min_kernel_s,

@@ -160,10 +160,25 @@ def mixed_step(m, hw, decode_batch: int, context: int, chunk: int, chunk_context
     if decode_batch == 0 and chunk == 0:
         raise ServingError("a step needs decode_batch > 0 or chunk > 0")
     hw = _hw.get(hw)
-    parts = []
-    if decode_batch:
-        parts.append(_f.forward(m, 1, batch=decode_batch, context=context, dtype=dtype, hw=hw,
-                                kv_dtype=kv_dtype, compute_eff=compute_eff, memory_eff=memory_eff))
+    decode = _decode_part(m, hw, decode_batch, context, dtype, kv_dtype, compute_eff, memory_eff)
+    return _mixed(m, hw, decode, decode_batch, context, chunk, chunk_context, dtype, kv_dtype,
+                  compute_eff, memory_eff)
+
+
+def _decode_part(m, hw, decode_batch: int, context: int, dtype: str, kv_dtype: Optional[str],
+                 compute_eff: float, memory_eff: float):
+    """The decode half of a mixed step (one token for each of `decode_batch` sequences)."""
+    if not decode_batch:
+        return None
+    return _f.forward(m, 1, batch=decode_batch, context=context, dtype=dtype, hw=hw,
+                      kv_dtype=kv_dtype, compute_eff=compute_eff, memory_eff=memory_eff)
+
+
+def _mixed(m, hw, decode, decode_batch: int, context: int, chunk: int, chunk_context: int,
+           dtype: str, kv_dtype: Optional[str], compute_eff: float, memory_eff: float) -> dict:
+    """`mixed_step` with its decode part (`forward` of the decode batch, or None) given: a search
+    over the chunk size (`max_chunk`) computes it once instead of once per trial chunk."""
+    parts = [decode] if decode is not None else []
     if chunk:
         parts.append(_f.forward(m, chunk, batch=1, context=chunk_context, dtype=dtype, hw=hw,
                                 kv_dtype=kv_dtype, compute_eff=compute_eff, memory_eff=memory_eff))
@@ -195,8 +210,11 @@ def max_chunk(m, hw, decode_batch: int, context: int, tpot_s: float, chunk_conte
     """Largest prefill chunk that can ride along with a decode step of `decode_batch` sequences
     and keep the step within `tpot_s` (0 if the decode step alone already misses it)."""
     _posf(tpot_s, "tpot_s")
-    t = lambda c: mixed_step(m, hw, decode_batch, context, c, chunk_context, dtype, kv_dtype,  # noqa: E731
-                             compute_eff, memory_eff)["time_s"]
+    _pos(decode_batch, "decode_batch", zero_ok=True)
+    hw = _hw.get(hw)
+    decode = _decode_part(m, hw, decode_batch, context, dtype, kv_dtype, compute_eff, memory_eff)
+    t = lambda c: _mixed(m, hw, decode, decode_batch, context, c, chunk_context, dtype,  # noqa: E731
+                         kv_dtype, compute_eff, memory_eff)["time_s"]
     if decode_batch and t(0) > tpot_s:
         return 0
     return _largest_within(t, tpot_s, limit)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from ..model import (BuildError, ChapterSource, EditionInfo, ResolvedBook, ResolvedChapter,
                      ResolvedEdition)
 from . import whatif
+from .minify import SUFFIXES as minify_suffixes
 from .html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
 from .site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                    templates_version)
@@ -93,8 +95,9 @@ class ChapterHtml:
 
 
 class SiteRenderer:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, minify: Callable[[dict], dict] | None = None) -> None:
         self.root = root
+        self.minify = minify   # our scripts and style sheets -> minified (`minify.Minifier`)
         self._jinja = None
         self._rendered: dict[tuple, ChapterHtml] = {}   # chapter inputs -> its HTML
         self._pages: dict[str, EditionPages] = {}       # edition -> its last pages
@@ -197,16 +200,24 @@ class SiteRenderer:
         files["sitemap.xml"] = sitemap(config, sorted(sitemap_urls))
         files["robots.txt"] = f"User-agent: *\nSitemap: {config.site_url}sitemap.xml\n".encode()
         files[".nojekyll"] = b""
-        files.update(static_files(self.root))
+        files.update(static_files(self.root, self.minify))
         return files, page_count
 
 
-def static_files(root: Path) -> dict[str, bytes]:
+def static_files(root: Path, minify: Callable[[dict], dict] | None = None) -> dict[str, bytes]:
+    """The site's static folder: our files from website/static (scripts and style sheets
+    through `minify`, if given), then the libraries' from node_modules."""
     files = {}
     static = root / "website" / "static"
+    ours = {}
     for path in sorted(static.rglob("*")):
         if path.is_file():
-            files["static/" + path.relative_to(static).as_posix()] = path.read_bytes()
+            name = "static/" + path.relative_to(static).as_posix()
+            files[name] = path.read_bytes()
+            if path.suffix in minify_suffixes:
+                ours[name] = (path, files[name])
+    if minify is not None and ours:
+        files.update(minify(ours))
     node = root / "website" / "node_modules"
     for target, source in STATIC_FROM_NODE.items():
         src = node / source

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..cache import Cache, key_of, library_versions
 from ..model import BuildError, FigureImage
-from ..workers import DependencyRecorder, JobResult, run_jobs
+from ..workers import DependencyRecorder, JobResult, run_pool
 
 #: figure fonts per language; an edition of another language uses its fallback's (book.yml)
 FONT_FAMILIES = {
@@ -146,6 +146,10 @@ def draw_figure(script: str, lang: str, root: str,
         fig = plt.figure(figsize=size)
         module.draw(fig, strings[table])
         fig.tight_layout()
+        # `tight_layout` leaves a placeholder layout engine behind, and with any engine set,
+        # savefig draws the whole figure once more (without rendering) before it renders: 15 %
+        # of drawing the book's figures, for the same bytes. None: the layout is done.
+        fig.set_layout_engine(None)
         saved = {}
         for fmt in formats:
             saved[fmt] = io.BytesIO()
@@ -172,29 +176,15 @@ def draw_figure(script: str, lang: str, root: str,
 
 #: keys the cached SVG entries: bump when what is stored for a figure changes
 SVG_FORMAT = "themed-1"
-#: figures drawn in one worker process in turn: later ones reuse the fonts, the math layouts and
-#: the imported libraries of the earlier ones (a process per figure paid for them every time)
-BATCH = 8
-
-
-def draw_batch(items: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...],
-               root: str) -> JobResult:
-    """Worker body: draw each (script, lang, formats, fallbacks) in turn; one result per item.
-
-    The items share a language, so the math and text layouts measured for one figure (tick
-    labels, mostly) serve the next. Each figure still records its own dependencies.
-    """
-    import traceback
-    results = {}
-    for script, lang, formats, fallbacks in items:
-        try:
-            results[(script, lang)] = draw_figure(script, lang, root, formats, fallbacks)
-        except BaseException:   # this figure fails; the batch goes on
-            results[(script, lang)] = JobResult(ok=False, error=traceback.format_exc())
-        finally:
-            import matplotlib.pyplot as plt
-            plt.close("all")
-    return JobResult(ok=True, value=results)
+def draw_in_worker(script: str, lang: str, root: str, formats: tuple[str, ...],
+                   fallbacks: tuple[str, ...]) -> JobResult:
+    """Worker body (`run_pool`): one figure, then no figure left open for the next one, which
+    the same process draws, reusing the fonts, math layouts and libraries loaded for this one."""
+    try:
+        return draw_figure(script, lang, root, formats, fallbacks)
+    finally:
+        import matplotlib.pyplot as plt
+        plt.close("all")
 
 
 def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: Path,
@@ -296,34 +286,13 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
 
 
 def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str, JobResult]:
-    """Draw the (name, script, lang, formats, fallbacks) items in batches of one language, so a
-    worker process serves several figures; a batch that dies or overruns its time is drawn
-    again one figure per process, to name the figure at fault."""
-    by_lang: dict[str, list] = {}
-    for item in items:
-        by_lang.setdefault(item[2], []).append(item)
-    batches = [group[i:i + BATCH] for group in by_lang.values()
-               for i in range(0, len(group), BATCH)]
-    batches.sort(key=len, reverse=True)   # the short remainders last: both workers end together
-    jobs = [(str(n), draw_batch, (tuple((script, lang, fmts, fb)
-                                        for _name, script, lang, fmts, fb in b), root))
-            for n, b in enumerate(batches)]
-    results: dict[str, JobResult] = {}
-    retry = []
-    # A batch's time limit: its figures' limits together (each figure keeps its own).
-    longest = timeout * max(len(b) for b in batches)
-    for n, done in run_jobs(jobs, workers=workers, timeout=longest).items():
-        batch = batches[int(n)]
-        if not done.ok:
-            retry.extend(batch)
-            continue
-        for name, script, lang, _fmts, _fb in batch:
-            results[name] = done.value[(script, lang)]
-    if retry:
-        single = [(name, draw_figure, (script, lang, root, fmts, fb))
-                  for name, script, lang, fmts, fb in retry]
-        results.update(run_jobs(single, workers=workers, timeout=timeout))
-    return results
+    """Draw the (name, script, lang, formats, fallbacks) items on long-lived workers, each
+    keeping to one language while it has figures left: the text and math layouts measured
+    for one figure (tick labels, mostly) serve the next of the same language."""
+    return run_pool([(name, (script, lang, root, fmts, fb))
+                     for name, script, lang, fmts, fb in items],
+                    draw_in_worker, workers=workers, timeout=timeout,
+                    group=lambda args: args[1])
 
 
 def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:

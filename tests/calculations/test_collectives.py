@@ -311,3 +311,13 @@ def test_cli_errors_exit_2_without_traceback():
         assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     r = run("fat-tree", "--endpoints", "-3")
     assert r.returncode == 2
+
+
+def test_ecmp_tail_stops_where_the_mass_left_is_negligible():
+    # Rounding holds P(max <= c) just below 1 - 1e-15 for 64 flows on 64 paths; the loop used
+    # to run on to c = 64 and book the residue (1e-14) as P(max = 64), whose true value is
+    # 64^-63. The union bound says P(max >= 24) < 1e-20 here.
+    d = c.ecmp_max_load(64, 64)
+    assert max(d["p"]) < 24
+    assert sum(d["p"].values()) == pytest.approx(1.0, abs=1e-12)
+    assert c.ecmp_max_load(3, 1)["p"] == {3: 1.0}

@@ -137,9 +137,26 @@
 
   Indexer.prototype.build = function () { return this.builder.build(); };
 
+  /* The shipped file is in columns (page runs, anchors, titles, texts: each column compresses
+     better beside its like); the Indexer and the results read rows, [url, chapter number,
+     section title, text], made once here (docs_of in search.py). */
+  function docsOf(payload) {
+    if (payload.docs) return payload.docs;
+    var docs = [], i = 0;
+    payload.runs.forEach(function (run) {
+      for (var k = 0; k < run[2]; k++, i++) {
+        var anchor = payload.anchors[i];
+        docs.push([payload.pages[run[0]] + (anchor ? "#" + anchor : ""), run[1],
+                   payload.titles[i], payload.texts[i]]);
+      }
+    });
+    payload.docs = docs;
+    return docs;
+  }
+
   function buildIndex(payload, charmap) {
     var b = new Indexer(payload, charmap);
-    payload.docs.forEach(function (row) { b.add(row); });
+    docsOf(payload).forEach(function (row) { b.add(row); });
     return b.build();
   }
 
@@ -353,7 +370,7 @@
   var building = null;
   function build(payload) {
     var charmap = charmapFromString(payload.charmap);
-    var b = new Indexer(payload, charmap), docs = payload.docs, i = 0;
+    var b = new Indexer(payload, charmap), docs = docsOf(payload), i = 0;
     return new Promise(function (res) {
       function step(deadline) {
         while (i < docs.length && (!deadline || deadline.timeRemaining() > 1)) b.add(docs[i++]);

@@ -1,0 +1,62 @@
+"""`bookkit.workers.run_pool`: long-lived workers handed one item at a time (the figures)."""
+import os
+import time
+
+from bookkit.workers import JobResult, run_pool
+
+
+def _pid(tag: str) -> JobResult:
+    return JobResult(ok=True, value=(tag, os.getpid()))
+
+
+def _misbehave(how: str) -> JobResult:
+    if how == "sleep":
+        time.sleep(30)
+    if how == "die":
+        os._exit(3)
+    if how == "raise":
+        raise ValueError("bad figure")
+    return JobResult(ok=True, value=os.getpid())
+
+
+def _children() -> set[int]:
+    me = str(os.getpid())
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[1] == me and fields[0] != "Z":
+                found.add(int(entry))
+    return found
+
+
+def test_every_item_once_and_a_process_keeps_to_its_group():
+    items = [(f"{g}{i}", (g,)) for g in "abc" for i in range(6)]
+    before = _children()
+    results = run_pool(items, _pid, workers=2, group=lambda args: args[0])
+    assert sorted(results) == sorted(name for name, _ in items)
+    assert all(r.ok for r in results.values())
+    pids = {g: {r.value[1] for n, r in results.items() if n[0] == g} for g in "abc"}
+    # Two processes for three groups: each starts a group of its own, so a and b are each
+    # served by one process alone; c, the last, may be shared at its end.
+    assert len(pids["a"]) == 1 and len(pids["b"]) == 1 and pids["a"] != pids["b"]
+    assert len(set().union(*pids.values())) == 2          # no process was started again
+    assert _children() == before                          # and none outlives the call
+
+
+def test_a_stuck_or_dying_item_costs_only_itself():
+    items = [("ok1", ("ok",)), ("stuck", ("sleep",)), ("dead", ("die",)), ("raises", ("raise",)),
+             ("ok2", ("ok",)), ("ok3", ("ok",))]
+    before = _children()
+    started = time.monotonic()
+    results = run_pool(items, _misbehave, workers=2, timeout=2.0)
+    assert time.monotonic() - started < 20
+    assert not results["stuck"].ok and "time limit" in results["stuck"].error
+    assert not results["dead"].ok and "died" in results["dead"].error
+    assert not results["raises"].ok and "ValueError: bad figure" in results["raises"].error
+    assert all(results[n].ok for n in ("ok1", "ok2", "ok3"))
+    assert _children() == before
