@@ -82,20 +82,22 @@ class Minifier:
                 flat = name.replace("/", "__")   # static/katex/x.css -> one folder
                 (src / flat).write_bytes(data)
                 names[flat] = name
+            # Relative names, run in the folder: esbuild's messages then say `app.js:4:15:`,
+            # which `_explain` turns into the source file's path.
             run = subprocess.run(
-                [str(exe), *sorted(str(src / f) for f in names), "--minify",
-                 f"--outdir={dst}", "--log-level=error", "--charset=utf8"],
-                capture_output=True, text=True)
+                [str(exe), *sorted(names), "--minify", f"--outdir={dst}", "--log-level=error",
+                 "--charset=utf8"],
+                cwd=src, capture_output=True, text=True)
             if run.returncode != 0:
-                raise BuildError(None, None, _explain(run.stderr, src, sources, names))
+                raise BuildError(None, None, _explain(run.stderr, sources, names))
             return {name: (dst / flat).read_bytes() for flat, name in names.items()}
 
 
-def _explain(stderr: str, src: Path, sources: dict, names: dict) -> str:
-    """esbuild's message with each temporary path replaced by the source file it stands for."""
+def _explain(stderr: str, sources: dict, names: dict) -> str:
+    """esbuild's message with each file's location (`app.js:4:15:`) naming the source file."""
     message = stderr.strip() or "esbuild failed without a message"
     for flat, name in names.items():
-        message = message.replace(str(src / flat), str(sources[name][0]))
-        message = message.replace(f"in/{flat}", str(sources[name][0]))
-    return ("minifying the site's scripts and style sheets failed (fix the file and line "
-            "named below):\n" + re.sub(r"\n{3,}", "\n\n", message))
+        message = re.sub(r"(?m)^(\s*)" + re.escape(flat) + r"(?=:\d+:\d+:)",
+                         lambda m: m.group(1) + str(sources[name][0]), message)
+    return ("minifying the site's scripts and style sheets failed (fix the file at the line "
+            "named below):\n" + message)

@@ -266,3 +266,35 @@ def test_repeated_footnote_references_show_the_note_number(built_site):
     counts = collections.Counter(note for note, _, _ in refs)
     assert max(counts.values()) > 1                       # the chapter does cite a note twice
     assert len({anchor for _, anchor, _ in refs}) == len(refs)
+
+
+def test_our_scripts_and_styles_ship_minified_and_libraries_as_they_are(built_site):
+    """The site ships esbuild's minified copy of each of our scripts and style sheets (the
+    browser tests run them); lunr.min.js and KaTeX's CSS come from node_modules untouched."""
+    static = ROOT / "website" / "static"
+    for source in sorted(static.glob("*.js")) + sorted(static.glob("*.css")):
+        shipped = (built_site / "static" / source.name).read_bytes()
+        limit = 0.7 if source.suffix == ".js" else 0.9     # our CSS is written tersely
+        assert len(shipped) < limit * source.stat().st_size, source.name
+        assert b"\n  " not in shipped, source.name       # no indentation left
+    assert (built_site / "static" / "lunr.min.js").read_bytes() == (
+        ROOT / "website" / "node_modules" / "lunr" / "lunr.min.js").read_bytes()
+    # The search engine still carries what the browser needs by name.
+    engine = (built_site / "static" / "search-engine.js").read_text(encoding="utf-8")
+    assert "bookSearch" in engine and "requestIdleCallback" in engine
+
+
+def test_a_script_that_does_not_parse_names_file_and_line_and_keeps_previous_site(
+        book_copy, tmp_path, warm_cache):
+    out = tmp_path / "out"
+    Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=warm_cache)).build()
+    before = (out / "static" / "app.js").read_bytes()
+    script = book_copy / "website" / "static" / "app.js"
+    lines = script.read_text(encoding="utf-8").split("\n")
+    script.write_text("\n".join(lines[:3] + ["  var broken = ;"] + lines[3:]), encoding="utf-8")
+    with pytest.raises(BuildError) as err:
+        Builder(BuildOptions(root=book_copy, out=out, quiet=True, cache_dir=warm_cache)).build()
+    rendered = err.value.render()
+    assert f"{script}:4:" in rendered and "minifying" in rendered
+    assert "bookkit-minify-" not in rendered        # no temporary path: the author's file
+    assert (out / "static" / "app.js").read_bytes() == before

@@ -6,7 +6,7 @@ from bookkit.workers import JobResult, run_pool
 
 
 def _pid(tag: str) -> JobResult:
-    return JobResult(ok=True, value=(tag, os.getpid()))
+    return JobResult(ok=True, value=(tag, os.getpid(), time.monotonic()))
 
 
 def _misbehave(how: str) -> JobResult:
@@ -40,11 +40,16 @@ def test_every_item_once_and_a_process_keeps_to_its_group():
     results = run_pool(items, _pid, workers=2, group=lambda args: args[0])
     assert sorted(results) == sorted(name for name, _ in items)
     assert all(r.ok for r in results.values())
-    pids = {g: {r.value[1] for n, r in results.items() if n[0] == g} for g in "abc"}
-    # Two processes for three groups: each starts a group of its own, so a and b are each
-    # served by one process alone; c, the last, may be shared at its end.
-    assert len(pids["a"]) == 1 and len(pids["b"]) == 1 and pids["a"] != pids["b"]
-    assert len(set().union(*pids.values())) == 2          # no process was started again
+    served: dict[int, list[str]] = {}
+    for group, pid, _at in sorted((r.value for r in results.values()), key=lambda v: v[2]):
+        served.setdefault(pid, []).append(group)
+    assert len(served) == 2                               # no process was started again
+    # Each process starts a group of its own and stays on a group until it has none left:
+    # its groups come in runs (a, a, a, c, c), never back to one it left (a, c, a).
+    assert len({groups[0] for groups in served.values()}) == 2
+    for groups in served.values():
+        runs = [g for i, g in enumerate(groups) if i == 0 or groups[i - 1] != g]
+        assert len(runs) == len(set(runs)), groups
     assert _children() == before                          # and none outlives the call
 
 
