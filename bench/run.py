@@ -62,7 +62,7 @@ SETTLE_S = 20  # idle seconds between the peers' runs and ours
 
 GOALS = {
     "cold": 1.0, "noop": 0.2, "serve_edit": 0.3, "search_bytes_ratio": 1.0,
-    "search_first_ms": 200, "critical_kb": 50,
+    "critical_kb": 50,
 }
 
 
@@ -799,13 +799,17 @@ def write_results(path: Path, R: dict) -> None:
 
     rows = [
         ("cold 3-edition build", med(ours.get("cold")), "MkDocs", med(P.get("mkdocs.cold")), 1.0, "≤ 1.0 s"),
-        ("cold 3-edition build", med(ours.get("cold")), "Hugo + ToMath", med(P.get("hugo.katex.cold")), 1.0, "≤ 1.0 s"),
+        ("cold 3-edition build", med(ours.get("cold")), "Hugo + ToMath", med(P.get("hugo.katex.cold")), 1.0,
+         "≤ 1.0 s and ≤ 0.6× Hugo + ToMath"),
         ("no-op rebuild", med(ours.get("noop")), "Hugo + ToMath", med(P.get("hugo.katex.warm_nochange")), 0.2, "≤ 0.2 s"),
         ("edit → reload sent (`--serve`)", med(ours.get("serve")), "`mkdocs serve`", med(P.get("mkdocs.serve")), 0.3, "≤ 0.3 s"),
         ("edit → reload sent (`--serve`)", med(ours.get("serve")), "`hugo server`", med(P.get("hugo.serve")), 0.3, "≤ 0.3 s"),
     ]
     for name, o, pl, p, goal, gt in rows:
-        L.append(f"| {name} | {cell(o)} | {pl}: {cell(p)} | {ratio(o, p)} | {gt} | {met(o, goal)} |")
+        ok = met(o, goal)
+        if "0.6×" in gt:   # issue 19: also at most 0.6 of Hugo with build-time math
+            ok = met(o / p if o is not None and p else None, 0.6) if ok == "yes" else ok
+        L.append(f"| {name} | {cell(o)} | {pl}: {cell(p)} | {ratio(o, p)} | {gt} | {ok} |")
     sd = ours.get("search_download")
     md_dl = R.get("mkdocs_search_download")
     if sd:
@@ -818,8 +822,8 @@ def write_results(path: Path, R: dict) -> None:
                 ref_label = "MkDocs (index only)"
             r = o / ref if ref else None
             L.append(f"| search download, {name} (gzip) | {o / 1024:.1f} KiB | {ref_label}: "
-                     f"{(ref or 0) / 1024:.1f} KiB | {ratio(o, ref)} | ≤ 1.5× | "
-                     f"{met(r, 1.5)} |")
+                     f"{(ref or 0) / 1024:.1f} KiB | {ratio(o, ref)} | ≤ 1.0× MkDocs | "
+                     f"{met(r, GOALS['search_bytes_ratio'])} |")
     bs = ours.get("browser_search")
     mbs = R.get("mkdocs_browser_search")
     if bs:
@@ -829,9 +833,9 @@ def write_results(path: Path, R: dict) -> None:
             L.append(f"| search focus → first results, {name} | "
                      f"{'%.0f ms' % o if o is not None else 'not measured'} | MkDocs: "
                      f"{'%.0f ms' % p if p is not None else 'no results (see below)'} | "
-                     f"{ratio(o, p)} | ≤ 200 ms | {met(o, 200)} |")
+                     f"{ratio(o, p)} | ≤ MkDocs | {met(o, p) if p is not None else 'not measured'} |")
     else:
-        L.append(f"| search focus → first results | not measured | | | ≤ 200 ms | not measured |")
+        L.append(f"| search focus → first results | not measured | | | ≤ MkDocs | not measured |")
     cb = ours.get("critical")
     if cb:
         L.append(f"| chapter page critical bytes (gzip) | {cb['gzip'] / 1000:.1f} KB | | | ≤ 50 KB | "
@@ -895,7 +899,7 @@ def write_results(path: Path, R: dict) -> None:
             r = o["gzip"] / m["gzip"] if m.get("gzip") else None
             L.append(f"| {name} | {o['gzip'] / 1024:.1f} KiB | {o['raw'] / 1024:.0f} KiB | "
                      f"{(m['gzip'] or 0) / 1024:.1f} KiB{' (index only)' if m.get('index_only') else ''} | "
-                     f"{(m['raw'] or 0) / 1024:.0f} KiB | {ratio(o['gzip'], m.get('gzip'))} | ≤ 1.5× | {met(r, 1.5)} |")
+                     f"{(m['raw'] or 0) / 1024:.0f} KiB | {ratio(o['gzip'], m.get('gzip'))} | ≤ 1.0× | {met(r, GOALS['search_bytes_ratio'])} |")
         L.append("")
         parts = sd["zh-Hans"]["files"]
         L.append("Ours, zh-Hans, per file (gzip / raw): " + ", ".join(
@@ -932,7 +936,8 @@ def write_results(path: Path, R: dict) -> None:
             peer_cells = (f"{m['median']:.0f} ms | {m['min']:.0f}–{m['max']:.0f}" if "median" in m
                           else f"not measured: {m.get('error', 'no MkDocs site')} | –")
             L.append(f"| {name} | {ours_cells} | {peer_cells} | "
-                     f"{ratio(o.get('median'), m.get('median'))} | ≤ 200 ms | {met(o.get('median'), 200)} |")
+                     f"{ratio(o.get('median'), m.get('median'))} | ≤ MkDocs | "
+                     f"{met(o.get('median'), m['median']) if 'median' in m else 'not measured'} |")
         L.append("")
     else:
         L += ["", f"Not measured: {err.get('browser_search', '?')}", ""]
