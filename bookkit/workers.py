@@ -230,8 +230,10 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
     try:
         while pending or any(s["item"] is not None for s in slots):
             check_stopped()
-            while pending and len(slots) < workers:
+            idle = sum(1 for s in slots if s["item"] is None)
+            while len(slots) < workers and idle < len(pending):   # no process without work
                 slots.append(start())
+                idle += 1
             for slot in slots:
                 if slot["item"] is None and pending:
                     take(slot)

@@ -65,3 +65,24 @@ def test_a_stuck_or_dying_item_costs_only_itself():
     assert not results["raises"].ok and "ValueError: bad figure" in results["raises"].error
     assert all(results[n].ok for n in ("ok1", "ok2", "ok3"))
     assert _children() == before
+
+
+def test_no_more_processes_than_items(monkeypatch):
+    import multiprocessing as mp
+    import bookkit.workers as workers
+    started = []
+    real = mp.get_context("fork")
+
+    class Counting:
+        def Pipe(self, duplex):
+            return real.Pipe(duplex=duplex)
+
+        def Process(self, **kwargs):
+            started.append(kwargs)
+            return real.Process(**kwargs)
+
+    monkeypatch.setattr(workers.mp, "get_context", lambda method: Counting())
+    results = run_pool([("only", ("x",))], _pid, workers=4)
+    assert results["only"].ok and results["only"].value[0] == "x"
+    assert len(started) == 1
+    assert run_pool([], _pid, workers=2) == {} and len(started) == 1
