@@ -328,7 +328,11 @@ def decode_launch(m, hw="h100", batch: int = 1, context: int = 8192, dtype: str 
     _pos_num(launch_s, "launch_s", zero_ok=True)
     _pos_num(min_kernel_s, "min_kernel_s", zero_ok=True)
     _pos_num(graph_launch_s, "graph_launch_s", zero_ok=True)
-    g = list(_kernel_times(m, batch, context, _hw.get(hw), dtype, fusion))
+    try:
+        g = list(_kernel_times(m, batch, context, _hw.get(hw), dtype, fusion))
+    except TypeError:   # an unhashable model or device made by hand: no memo, same numbers
+        g = [k.time_s for k in decode_kernels(m, batch=batch, context=context, hw=hw,
+                                              dtype=dtype, fusion=fusion)]
     gf = [max(t, min_kernel_s) for t in g]
     gpu, floor = sum(g), sum(gf)
     eager = pipeline_time(gf, launch_s)
