@@ -199,6 +199,7 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
     """
     ctx = mp.get_context("fork")
     pending = list(items)
+    items_by_name = dict(items)
     slots: list[dict] = []
     results: dict[str, JobResult] = {}
 
@@ -218,7 +219,7 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
             free = [g for g in sizes if g not in busy] or list(sizes)
             chosen = max(free, key=lambda g: sizes[g])
             mine = [groups.index(chosen)]
-        name, args = item = pending.pop(mine[0])
+        name, args = pending.pop(mine[0])
         slot.update(item=name, started=time.monotonic(), group=group(args))
         slot["conn"].send(args)
 
@@ -234,9 +235,14 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
             while len(slots) < workers and idle < len(pending):   # no process without work
                 slots.append(start())
                 idle += 1
-            for slot in slots:
+            for slot in list(slots):
                 if slot["item"] is None and pending:
-                    take(slot)
+                    try:
+                        take(slot)
+                    except OSError:   # it died while idle: the item goes back, a new one starts
+                        pending.insert(0, (slot["item"], items_by_name[slot["item"]]))
+                        stop(slot)
+                        slots.remove(slot)
             busy = [s for s in slots if s["item"] is not None]
             ready = mp.connection.wait([s["conn"] for s in busy], timeout=0.05)
             now = time.monotonic()
