@@ -203,6 +203,22 @@ def parse(text: str) -> tuple[list[Token], dict]:
     return tokens, env
 
 
+def matching_open(tokens: list[Token], close: int, open_type: str,
+                  close_type: str) -> Token | None:
+    """The opening token that `tokens[close]` (a `close_type`) closes, found by position and
+    nesting depth (tokens compare equal by value, so every closer "equals" the first)."""
+    depth = 0
+    for j in range(close - 1, -1, -1):   # no slice: paragraphs ask this on every close
+        tok = tokens[j]
+        if tok.type == close_type:
+            depth += 1
+        elif tok.type == open_type:
+            if depth == 0:
+                return tok
+            depth -= 1
+    return None
+
+
 def inline_text(token: Token) -> str:
     """Plain text of an inline token's children (for titles, captions and search)."""
     out = []

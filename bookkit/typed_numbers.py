@@ -61,26 +61,24 @@ def strip_typed_numbers(tokens: list[Token]) -> None:
             continue
         inline = tokens[i + 1]
         if tok.type == "heading_open":
-            number = _strip_first_text(inline.children or [], HEADING_NUMBER_RE)
-            if number:
-                match = HEADING_NUMBER_RE.match(inline.content.lstrip())
-                if match:
-                    inline.content = inline.content.lstrip()[match.end():]
-                tok.meta["typed_number"] = TypedNumber("heading", number,
-                                                       tok.map[0] + 1 if tok.map else 0)
+            _take_number(tok, inline, HEADING_NUMBER_RE, "heading")
         elif tok.type == "paragraph_open":
             kids = [k for k in inline.children or []
                     if not (k.type == "text" and not k.content.strip())]
-            if len(kids) != 1 or kids[0].type != "image":
-                continue
-            image = kids[0]
-            number = _strip_first_text(image.children or [], CAPTION_NUMBER_RE)
-            if number:
-                match = CAPTION_NUMBER_RE.match(image.content.lstrip())
-                if match:
-                    image.content = image.content.lstrip()[match.end():]
-                tok.meta["typed_number"] = TypedNumber("caption", number,
-                                                       tok.map[0] + 1 if tok.map else 0)
+            if len(kids) == 1 and kids[0].type == "image":
+                _take_number(tok, kids[0], CAPTION_NUMBER_RE, "caption")
+
+
+def _take_number(opener: Token, holder: Token, pattern: re.Pattern, kind: str) -> None:
+    """Strip a typed number from `holder` (a heading's inline token or a figure's image): its
+    first text child and its `content`; record it on `opener`."""
+    number = _strip_first_text(holder.children or [], pattern)
+    if number:
+        match = pattern.match(holder.content.lstrip())
+        if match:
+            holder.content = holder.content.lstrip()[match.end():]
+        opener.meta["typed_number"] = TypedNumber(kind, number,
+                                                  opener.map[0] + 1 if opener.map else 0)
 
 
 def typed_numbers(tokens: list[Token]) -> list[TypedNumber]:

@@ -21,7 +21,7 @@ from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
 from ..locale.numbers import format_value, parse_spec
-from ..markdown import BOUND_RE, div_name, parser
+from ..markdown import BOUND_RE, div_name, matching_open, parser
 from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
                      TokenMeta as M, label_text)
 from ..images import resolve_site_image
@@ -186,7 +186,7 @@ class BookRenderer(RendererHTML):
         return super().renderToken(tokens, idx, options, env)
 
     def paragraph_close(self, tokens, idx, options, env):
-        opener = _matching_open(tokens, idx)
+        opener = matching_open(tokens, idx, "paragraph_open", "paragraph_close")
         if opener is not None and M.FIGURE_ID in opener.meta:
             return "</figcaption></figure>\n"
         return super().renderToken(tokens, idx, options, env)
@@ -440,19 +440,6 @@ def plain_inline(children: list[Token], ctx: RenderContext | None = None) -> str
         elif child.children:
             out.append(plain_inline(child.children, ctx))
     return "".join(out).strip()
-
-
-def _matching_open(tokens: list[Token], idx: int) -> Token | None:
-    depth = 0
-    for j in range(idx - 1, -1, -1):
-        t = tokens[j]
-        if t.type == "paragraph_close":
-            depth += 1
-        elif t.type == "paragraph_open":
-            if depth == 0:
-                return t
-            depth -= 1
-    return None
 
 
 def collect_math(tokens: list[Token], ctx: RenderContext, out: set) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from ..fsutil import swap_dir
-from ..markdown import BOUND_RE, CAPTION_RE
+from ..markdown import BOUND_RE, CAPTION_RE, matching_open
 from ..model import BuildError, ResolvedBook, TokenMeta as M
 from .whatif_region import export_note
 from . import pandoc_realworld
@@ -297,7 +297,9 @@ class PandocWriter:
             elif kind == "link_open":
                 out.append("[")
             elif kind == "link_close":
-                opener = self._opener(children, index)
+                opener = matching_open(children, index, "link_open", "link_close")
+                if opener is None:
+                    raise ValueError("unbalanced link")
                 href = str(opener.attrs.get("href", ""))
                 title = opener.attrs.get("title")
                 out.append(f"]({href}" + (f' "{title}"' if title else "") + ")")
@@ -317,19 +319,6 @@ class PandocWriter:
             else:
                 out.append(escape(tok.content))
         return "".join(out)
-
-    @staticmethod
-    def _opener(children, close: int):
-        # By position: tokens compare equal by value, so every link_close "equals" the first.
-        depth = 0
-        for tok in reversed(children[:close]):
-            if tok.type == "link_close":
-                depth += 1
-            elif tok.type == "link_open":
-                if depth == 0:
-                    return tok
-                depth -= 1
-        raise ValueError("unbalanced link")
 
     def prose(self, text: str, tok) -> str:
         """Markdown written for other toolchains, made ready for Pandoc: local images copied
