@@ -73,7 +73,8 @@ class Minifier:
         """One esbuild process for all the files (each transformed alone: no bundling)."""
         exe = esbuild_path(self.root)
         if not exe.is_file():
-            esbuild_version(self.root)   # raises the "not installed" error
+            raise BuildError(exe, None, "esbuild (the minifier) is not installed",
+                             "run `make setup` (npm ci in website/)")
         with tempfile.TemporaryDirectory(prefix="bookkit-minify-") as tmp:
             src, dst = Path(tmp) / "in", Path(tmp) / "out"
             src.mkdir()

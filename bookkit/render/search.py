@@ -371,7 +371,7 @@ def build_search_assets(docs: list[SearchDoc], lang: str,
     payload = {"v": 5, "lang": lang, "fields": [[f, b] for f, b in FIELDS], "chapters": chapters,
                "pages": pages, "runs": runs, "anchors": anchors, "titles": titles,
                "texts": texts, "charmap": charmap_to_string(charmap)}
-    if [row[0] for row in docs_of(payload)] != [doc.url for doc in docs]:
+    if any(doc.url.endswith("#") for doc in docs):   # `docs_of` could not give it back
         raise ValueError("a search document's url ends in '#' (no anchor after it)")
     if syn:   # [[avoid, use], ...] and the words never rewritten: a few hundred bytes
         payload["syn"] = [list(pair) for pair in syn.pairs]
