@@ -1,0 +1,82 @@
+"""Calculations added for issue 32's error list (chapters 7-12): exact bubble thresholds, expert
+imbalance at a layout's granularity, checkpoint bytes with BF16 moments, chunked-prefill cost in
+Little's law, speculative throughput, dense edge compute and CPU-offloaded decode."""
+from fractions import Fraction
+
+import pytest
+
+from calculations import pipeline
+from calculations.errors import CalcError
+
+
+# ------------------------------------------------------------------ pipeline bubble
+def test_bubble_threshold_is_strict_at_exactly_five_percent():
+    # p = 16: 285 micro-batches give 15/300 = 5 % exactly, which is not below 5 %
+    assert pipeline.bubble_fraction_exact(16, 285) == Fraction(1, 20)
+    assert pipeline.microbatches_for_bubble(16, 0.05) == 286
+    assert pipeline.microbatches_for_bubble(16, 0.05, strict=False) == 285
+    assert pipeline.bubble_fraction_exact(16, 286) < Fraction(1, 20)
+
+
+def test_bubble_threshold_with_interleaving_and_no_pipeline():
+    m = pipeline.microbatches_for_bubble(16, 0.05, virtual=4)
+    assert pipeline.bubble_fraction_exact(16, m, 4) < Fraction(1, 20) <= pipeline.bubble_fraction_exact(16, m - 1, 4)
+    assert pipeline.microbatches_for_bubble(1, 0.05) == 1
+
+
+@pytest.mark.parametrize("bad", [0, 1, -0.1, 1.5, "x", True])
+def test_bubble_target_must_be_a_fraction(bad):
+    with pytest.raises(CalcError):
+        pipeline.microbatches_for_bubble(8, bad)
+
+
+# ------------------------------------------------------------ expert imbalance (chapter 9)
+from calculations import distributed as D, expert_layout as XL, hardware, models  # noqa: E402
+
+
+def test_one_expert_per_gpu_keeps_the_hottest_expert_alone():
+    loads = D.zipf_loads(256, 0.6)
+    coarse = XL.layout_imbalance(loads, 32)
+    fine = XL.layout_imbalance(loads, 320)
+    assert coarse["experts_per_gpu"] == 8 and fine["experts_per_gpu"] == 1
+    assert fine["gpus_without_expert"] == 64
+    # the hottest expert's share, measured against the mean over all 320 GPUs
+    assert fine["max_over_mean"] == pytest.approx(max(loads) * 320 / 256)
+    assert fine["max_over_mean"] > 5 * coarse["max_over_mean"]
+
+
+def test_redundant_copies_fill_the_spare_gpus_and_cut_the_imbalance():
+    loads = D.zipf_loads(256, 0.6)
+    r0 = XL.layout_imbalance(loads, 320, 0)["max_over_mean"]
+    r32 = XL.layout_imbalance(loads, 320, 32)
+    r64 = XL.layout_imbalance(loads, 320, 64)
+    assert r64["gpus_without_expert"] == 0 and r64["experts_per_gpu"] == 1
+    assert r0 > r32["max_over_mean"] > r64["max_over_mean"] >= 1
+    assert sum(r64["replicas"]) == 256 + 64
+
+
+def test_ep_penalty_uses_the_layout_granularity():
+    ds, h = models.get("deepseek-v3"), hardware.get("h100")
+    loads = D.zipf_loads(ds.num_experts, 0.6)
+    p0 = XL.ep_imbalance_penalty(ds, h, 320, 64, 4096, loads, 0)
+    p64 = XL.ep_imbalance_penalty(ds, h, 320, 64, 4096, loads, 64)
+    assert p0["tpot_ratio"] > p64["tpot_ratio"] > 1
+    # the old shortcut: the 32-GPU ratio fed into the 320-GPU layout understates the penalty
+    coarse = XL.layout_imbalance(loads, 32)["max_over_mean"]
+    shortcut = D.ep_decode(ds, h, 320, 64, 4096, imbalance=coarse).tpot_s / p0["tpot_balanced_s"]
+    assert p0["tpot_ratio"] > 3 * shortcut
+    with pytest.raises(CalcError):
+        XL.ep_imbalance_penalty(ds, h, 320, 64, 4096, loads[:10])
+    with pytest.raises(CalcError):
+        XL.layout_imbalance([], 8)
+
+
+# ------------------------------------------------------- checkpoint bytes (chapters 10, 11)
+from calculations import checkpoints, training  # noqa: E402
+
+
+def test_checkpoint_bytes_follow_the_optimizer_precisions():
+    assert checkpoints.checkpoint_bytes_per_param() == training.checkpoint_bytes_per_param() == 14
+    assert checkpoints.checkpoint_bytes_per_param(**checkpoints.DEEPSEEK_V3_OPTIMIZER) == 10
+    with pytest.raises(CalcError):
+        checkpoints.checkpoint_bytes_per_param(moments="fp7")
