@@ -702,8 +702,12 @@ def add_commands(sub, common) -> None:
     s.add_argument("--nic-gbps", type=_pos_arg, default=400.0, help="per-GPU network rate in Gb/s (default 400)")
     s.add_argument("--efficiency", type=_pos_arg, default=1.0, help="achievable fraction of the NIC rate")
     s.add_argument("--intra-gb-s", type=_pos_arg, help="intra-node one-way GB/s (default: --hardware link)")
-    s.add_argument("--alpha-us", type=_nonneg_arg, default=9.6, help="per-step network latency, us (default 9.6)")
-    s.add_argument("--alpha-intra-us", type=_nonneg_arg, default=3.4, help="per-step NVLink latency, us")
+    # defaults from NCCL's tuning table in data/networks.json, so the CLI and the book agree
+    lat = data()["nccl"]["latency_model_us"]
+    s.add_argument("--alpha-us", type=_nonneg_arg, default=lat["ring_simple_net_step"],
+                   help=f"per-step network latency, us (default {lat['ring_simple_net_step']:g}, NCCL's ring/Simple)")
+    s.add_argument("--alpha-intra-us", type=_nonneg_arg, default=lat["ring_simple_nvlink_step"],
+                   help="per-step NVLink latency, us")
     s.set_defaults(func=_cmd_collective)
 
     s = sub.add_parser("fat-tree", help="switches, links and optics of a fat tree for N endpoints")

@@ -80,3 +80,30 @@ def test_checkpoint_bytes_follow_the_optimizer_precisions():
     assert checkpoints.checkpoint_bytes_per_param(**checkpoints.DEEPSEEK_V3_OPTIMIZER) == 10
     with pytest.raises(CalcError):
         checkpoints.checkpoint_bytes_per_param(moments="fp7")
+
+
+# ------------------------------------------------------ prefill beside decode (chapter 8)
+from calculations import colocation, formulas, serving  # noqa: E402
+
+
+def test_chunked_prefill_displaces_less_than_a_standalone_prefill():
+    m, h = models.get("qwen3-8b"), hardware.get("h100")
+    c = colocation.chunked_prefill_cost(m, h, 2000, 64, 2500, 0.05)
+    assert c["alone_s"] == pytest.approx(formulas.forward(m, 2000, hw=h).totals.time_s)
+    # the chunks share each decode step's weight read, so part of the prefill is hidden...
+    assert 0 < c["added_s"] < c["alone_s"]
+    # ...but no more than that read: the chunk's arithmetic still costs its FLOPs at peak
+    weights_s = formulas.nbytes(m.params_total, "bf16") / h.hbm_bandwidth
+    assert c["alone_s"] - c["added_s"] <= c["steps"] * weights_s * 1.01
+    r_alone = serving.instance_rate(64, c["decode_step_s"], 500, 0.5, c["alone_s"])["rate"]
+    r_chunk = serving.instance_rate(64, c["decode_step_s"], 500, 0.5, c["added_s"])["rate"]
+    assert r_chunk > r_alone
+    with pytest.raises(CalcError):
+        colocation.chunked_prefill_cost(m, h, 2000, 64, 2500, 0.001)   # no room for any chunk
+
+
+def test_speculative_throughput_gain_equals_speedup_and_falls_with_batch():
+    m, d, h = models.get("qwen3-8b"), models.get("qwen3-0.6b"), hardware.get("h100")
+    g = [colocation.speculative_throughput_gain(m, d, h, b, 512, 0.8, 4) for b in (1, 16, 64, 512)]
+    assert g[0] == pytest.approx(serving.speculative(m, d, h, 1, 512, 0.8, 4)["speedup"])
+    assert g[0] > g[1] > g[2] > 1 > g[3]
