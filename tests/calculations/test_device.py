@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from calculations import device, formulas, hardware, models
+from calculations import edge_compute, device, formulas, hardware, models
 from calculations.calc import main
 
 Q8 = models.get("qwen3-8b")
@@ -32,8 +32,11 @@ def test_registry_agrees_with_hardware_json_and_cited_facts():
     assert g.prefill_peak == hg.peak_flops("bf16") and g.power_w == hg.tdp_w
     orin = device.get("orin-agx-64")
     assert orin.bandwidth_gb_s == 204.8 and orin.npu_tops_headline == 275
-    assert orin.prefill_tops == orin.npu_tops_headline / 2          # sparse headline halved
-    assert device.get("orin-nano-super").prefill_tops == 67 / 2
+    # one convention: dense FP16 on the GPU; the 275 headline is sparse INT8 over GPU and DLAs
+    assert orin.prefill_tops == edge_compute.dense_fp16_from_sparse_int8(171) == 42.75
+    assert orin.prefill_tops < orin.npu_tops_headline / 4
+    assert device.get("orin-nano-super").prefill_tops == 67 / 4                # GPU only, no DLA
+    assert device.get("a17-pro").prefill_tops < device.get("m4-max").prefill_tops  # GPU, not the NPU headline
     assert device.get("sd8-elite").bandwidth_gb_s == pytest.approx(10600e6 * 8 / 1e9)
     with pytest.raises(device.DeviceError):
         device.get("sd8-elite").prefill_peak                        # no published TOPS

@@ -107,3 +107,33 @@ def test_speculative_throughput_gain_equals_speedup_and_falls_with_batch():
     g = [colocation.speculative_throughput_gain(m, d, h, b, 512, 0.8, 4) for b in (1, 16, 64, 512)]
     assert g[0] == pytest.approx(serving.speculative(m, d, h, 1, 512, 0.8, 4)["speedup"])
     assert g[0] > g[1] > g[2] > 1 > g[3]
+
+
+# ------------------------------------------------------------ edge compute (chapter 12)
+from calculations import device, edge_compute  # noqa: E402
+
+
+def test_one_convention_for_edge_compute():
+    agx = device.get("orin-agx-64")
+    h = edge_compute.headline_tops(agx.id)
+    # the headline counts the DLAs; the GPU's share, dense, FP16, is what runs the model
+    assert h["npu_tops_headline"] > h["gpu_sparse_int8_tops"]
+    assert agx.prefill_tops == edge_compute.dense_fp16_from_sparse_int8(h["gpu_sparse_int8_tops"])
+    for d in device.devices():
+        if d.prefill_tops is not None:
+            assert "fp16" in d.prefill_precision.lower() and "gpu" in d.prefill_precision.lower()
+    with pytest.raises(CalcError):
+        edge_compute.headline_tops("nope")
+
+
+def test_cpu_held_layers_are_bound_by_host_memory_not_pcie():
+    host = edge_compute.ddr_bandwidth(5600, 2)
+    assert host == 89.6e9
+    cpu = edge_compute.split_decode_step(23e9, 1008e9, 17e9, host)
+    pcie = edge_compute.split_decode_step(23e9, 1008e9, 17e9, 31.5e9)
+    assert cpu["step_s"] == pytest.approx(23e9 / 1008e9 + 17e9 / host)
+    assert cpu["tokens_per_s"] > pcie["tokens_per_s"] and cpu["host_share"] > 0.5
+    with pytest.raises(CalcError):
+        edge_compute.ddr_bandwidth(5600, 0)
+    with pytest.raises(CalcError):
+        edge_compute.split_decode_step(0, 1e9, 0, 1e9)
