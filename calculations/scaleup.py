@@ -598,7 +598,7 @@ def add_commands(sub, common) -> None:
     s.add_argument("--batch", "-b", type=positive, default=1)
     s.add_argument("--context", "-c", type=nonneg, default=4096)
     s.add_argument("--dtype", choices=DTYPES, default="bf16")
-    s.add_argument("--algorithm", choices=("ring", "switch"), default="ring")
+    s.add_argument("--algorithm", choices=("ring", "switch", "oneshot", "twoshot"), default="ring")
     s.add_argument("--latency-us", type=_nonneg_float, help="override the link's per-step latency")
     s.set_defaults(func=cmd_tp_comm)
 
