@@ -242,15 +242,20 @@ class EPDecode:
 
 def ep_decode(m, hw, ep: int, batch_per_gpu: int, context: int, weight_dtype: str = "fp8",
               kv_dtype: str = "bf16", nic_bw: float = 50e9, a2a_latency_s: float = 0.0,
-              redundant: int = 0, imbalance: float = 1.0) -> EPDecode:
+              redundant: int = 0, imbalance: float = 1.0, usable: float = 1.0) -> EPDecode:
     """One decode step of a routed-expert MoE served with data-parallel attention
     and `ep`-way expert parallelism (DeepSeek's decode layout). Each GPU holds
     the replicated weights plus ceil((E + redundant) / ep) experts per MoE
     layer, decodes `batch_per_gpu` sequences of `context` tokens, and exchanges
     dispatch/combine traffic over one NIC of `nic_bw` B/s. `imbalance` is the
     max/mean expert load of the hottest GPU (1 = perfect balance); it scales
-    the expert FLOPs and the bytes that GPU receives."""
+    the expert FLOPs and the bytes that GPU receives. `usable` is the share of HBM
+    the engine leaves for weights and KV (0.9 is vLLM's default
+    gpu_memory_utilization): the fit check is against hbm_bytes x usable, since an
+    80 GiB card cannot give all 85.9 GB to the model."""
     hw = _hw.get(hw)
+    if not 0 < usable <= 1:
+        raise DistributedError(f"usable is a share of device memory in (0, 1], got {usable!r}")
     _pos(ep, "ep", integer=True)
     _pos(batch_per_gpu, "batch_per_gpu", integer=True)
     _pos(context, "context", zero_ok=True, integer=True)
@@ -286,7 +291,7 @@ def ep_decode(m, hw, ep: int, batch_per_gpu: int, context: int, weight_dtype: st
     tpot = gpu_s + a2a_s
     bound = "communication" if a2a_s > gpu_s else ("compute" if compute_s >= memory_s else "memory")
     return EPDecode(m.id, hw.id, ep, batch_per_gpu, context, redundant, experts_per_gpu, weight_bytes, kv_bytes,
-                    mem, hw.hbm_bytes, mem <= hw.hbm_bytes, weight_read, kv_read, bytes_read, flops, compute_s,
+                    mem, int(hw.hbm_bytes * usable), mem <= hw.hbm_bytes * usable, weight_read, kv_read, bytes_read, flops, compute_s,
                     memory_s, gpu_s, a2a_bytes, a2a_s, tpot, max(gpu_s, a2a_s), batch_per_gpu / tpot, bound)
 
 

@@ -47,6 +47,7 @@ class Accelerator:
     vendor: str = ""
     peaks: dict = field(default_factory=dict, compare=False, hash=False)   # {"bf16": {"dense": TFLOPS, "sparse": TFLOPS}}
     memory_gb: Optional[float] = None
+    memory_gib: Optional[float] = None      # binary capacity when the vendor's "GB" is GiB
     memory_tb_s: Optional[float] = None
     memory_kind: str = "HBM"
     scaleup: Optional[dict] = field(default=None, compare=False, hash=False)
@@ -86,7 +87,10 @@ class Accelerator:
     # --------------------------------------------------------------- memory
     @property
     def hbm_bytes(self) -> int:
-        """Device memory capacity in bytes (decimal GB x 10^9)."""
+        """Device memory capacity in bytes: GiB x 2^30 when the capacity is binary
+        (``memory_gib``), decimal GB x 10^9 otherwise."""
+        if self.memory_gib is not None:
+            return int(round(self.memory_gib * 2 ** 30))
         if self.memory_gb is None:
             raise HardwareError(f"{self.id}: memory capacity not published")
         return int(round(self.memory_gb * 10 ** 9))
@@ -131,7 +135,7 @@ class Accelerator:
             "bf16_tflops": pk("bf16"), "bf16_sparse_tflops": pk("bf16", True),
             "fp8_tflops": pk("fp8"), "fp8_sparse_tflops": pk("fp8", True),
             "int8_tops": pk("int8"), "fp4_tflops": pk("fp4"),
-            "memory_gb": self.memory_gb, "memory_tb_s": self.memory_tb_s, "memory_kind": self.memory_kind,
+            "memory_gb": self.memory_gb, "memory_gib": self.memory_gib, "memory_tb_s": self.memory_tb_s, "memory_kind": self.memory_kind,
             "scaleup": sc.get("name"), "link_uni_gb_s": sc.get("unidirectional_gb_s"),
             "link_bidi_gb_s": sc.get("bidirectional_gb_s"), "tdp_w": self.tdp_w,
             "ridge_bf16": round(self.ridge_point("bf16"), 1) if (pk("bf16") and self.memory_tb_s) else None,
@@ -160,9 +164,16 @@ def from_dict(d: dict, where: str = "hardware config") -> Accelerator:
     if sc:
         for k in ("unidirectional_gb_s", "bidirectional_gb_s"):
             _num(sc.get(k), f"{where}: scaleup.{k}")
+    gib = _num(d.get("memory_gib"), f"{where}: memory_gib")
+    gb = _num(d.get("memory_gb"), f"{where}: memory_gb")
+    if gib is not None and gb is not None and abs(gb * 1e9 - gib * 2 ** 30) > 0.01 * gib * 2 ** 30:
+        raise HardwareError(f"{where}: memory_gb {gb} and memory_gib {gib} disagree "
+                            f"({gib} GiB = {gib * 2 ** 30 / 1e9:.2f} GB); give one of them")
+    if gib is not None and gb is None:
+        gb = gib * 2 ** 30 / 1e9            # the decimal figure, for tables that list GB
     return Accelerator(
         id=str(d["id"]), name=d.get("name", d["id"]), vendor=d.get("vendor", ""), peaks=clean,
-        memory_gb=_num(d.get("memory_gb"), f"{where}: memory_gb"),
+        memory_gb=gb, memory_gib=gib,
         memory_tb_s=_num(d.get("memory_tb_s"), f"{where}: memory_tb_s"),
         memory_kind=d.get("memory_kind", "HBM"), scaleup=sc, tdp_w=_num(d.get("tdp_w"), f"{where}: tdp_w"),
         notes=tuple(d.get("notes") or ()), derived=d.get("derived") or {}, sources=d.get("sources") or {},

@@ -20,7 +20,7 @@ from . import hardware as _hw
 from .errors import CalcError
 
 __all__ = [
-    "KernelError", "H100_SMS", "H100_SMEM_PER_SM", "LAUNCH_S_MEASURED", "GRAPH_NODE_S_MEASURED",
+    "KernelError", "H100_SMS", "H100_SMEM_PER_SM", "H100_LATENCY_CYCLES", "H100_BOOST_CLOCK_HZ", "LAUNCH_S_MEASURED", "GRAPH_NODE_S_MEASURED", "MEASURED_GRAPH_CPU_S",
     "gemm_intensity", "elementwise_intensity", "operator_rows",
     "fused_chain_bytes", "attention_io", "Kernel", "decode_kernels", "pipeline_time", "decode_launch",
     "waves", "overlap_time",
@@ -31,11 +31,22 @@ __all__ = [
 H100_SMS = 132
 H100_SMEM_PER_SM = 228 * 1024
 
-# A public measurement of per-kernel submission cost (CUDA.jl documentation, "Graphs"): 80 small
-# broadcast kernels take 260 us launched one by one and 70 us launched as one graph.
+# Measured load latencies on an H100 SXM, in clock cycles (pointer-chasing microbenchmark,
+# markdewing/AI_kernels latency/README.md at commit 0d701add13c82ea0533d5fc0c5755c72b28a287b;
+# clocks not locked): L1 40, L2 291, main memory (HBM) 700. Chapters 1 and 4 both use them.
+# Converted to time at the H100 SXM's maximum boost clock, 1.98 GHz (NVIDIA H100 architecture whitepaper): the
+# run did not lock clocks, so the time is an estimate of the idle latency, not a second measurement.
+H100_LATENCY_CYCLES = {"l1": 40, "l2": 291, "hbm": 700}
+H100_BOOST_CLOCK_HZ = 1.98e9
+
+# A public measurement (CUDA.jl documentation, "Graphs"): 10 RK4 steps of a small ODE, 80 small
+# broadcast kernels, take 260 us end to end launched one by one and 70 us launched as one graph,
+# of which the CPU is busy 3.5 us. Both are end-to-end times: they include the kernels' GPU work
+# and, eagerly, Julia's per-broadcast dispatch; they are not a bare cudaLaunchKernel.
 MEASURED_KERNELS = 80
 MEASURED_EAGER_S = 260e-6
 MEASURED_GRAPH_S = 70e-6
+MEASURED_GRAPH_CPU_S = 3.5e-6
 LAUNCH_S_MEASURED = MEASURED_EAGER_S / MEASURED_KERNELS        # 3.25 us per kernel
 GRAPH_NODE_S_MEASURED = MEASURED_GRAPH_S / MEASURED_KERNELS    # 0.875 us per kernel
 

@@ -211,8 +211,13 @@ def allreduce_time(size_bytes, n: int, lk, algorithm: str = "ring", latency_s: O
                    bandwidth: Optional[float] = None) -> float:
     """Alpha-beta time of one all-reduce of `size_bytes` over `n` devices on link `lk`.
 
-    ring:   2 (n-1) steps x latency + 2 (n-1)/n x S / unidirectional
-    switch: 2 steps x latency + S / unidirectional (reduction done inside the switch)
+    ring:    2 (n-1) steps x latency + 2 (n-1)/n x S / unidirectional
+    switch:  2 steps x latency + S / unidirectional (reduction done inside the switch)
+    oneshot: 1 step x latency + (n-1) x S / unidirectional (every device reads all n-1 peers'
+             whole buffers over the all-to-all fabric and reduces locally: the engines' choice
+             for small messages, e.g. TensorRT-LLM's oneShotAllReduceKernel)
+    twoshot: 2 steps x latency + 2 (n-1)/n x S / unidirectional (a reduce-scatter and an
+             all-gather, each one direct exchange with every peer)
     """
     lk = link(lk) if not isinstance(lk, Link) else lk
     _pos(n, "devices")
@@ -224,7 +229,11 @@ def allreduce_time(size_bytes, n: int, lk, algorithm: str = "ring", latency_s: O
         return 2 * (n - 1) * a + ring_allreduce_volume(size_bytes, n) / b
     if algorithm == "switch":
         return 2 * a + size_bytes / b
-    raise ScaleupError(f"algorithm must be 'ring' or 'switch', got {algorithm!r}")
+    if algorithm == "oneshot":
+        return a + (n - 1) * size_bytes / b
+    if algorithm == "twoshot":
+        return 2 * a + ring_allreduce_volume(size_bytes, n) / b
+    raise ScaleupError(f"algorithm must be 'ring', 'switch', 'oneshot' or 'twoshot', got {algorithm!r}")
 
 
 def _act_bytes(dtype: str) -> int:
@@ -589,7 +598,7 @@ def add_commands(sub, common) -> None:
     s.add_argument("--batch", "-b", type=positive, default=1)
     s.add_argument("--context", "-c", type=nonneg, default=4096)
     s.add_argument("--dtype", choices=DTYPES, default="bf16")
-    s.add_argument("--algorithm", choices=("ring", "switch"), default="ring")
+    s.add_argument("--algorithm", choices=("ring", "switch", "oneshot", "twoshot"), default="ring")
     s.add_argument("--latency-us", type=_nonneg_float, help="override the link's per-step latency")
     s.set_defaults(func=cmd_tp_comm)
 

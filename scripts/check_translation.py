@@ -7,7 +7,8 @@ Chinese (zh-tw), Simplified characters left in the prose.
                                         [--glossary FILE | --no-glossary] [--format text|json]
 
 `--lang` is a translated edition's id or language (manuscripts/book.yml's `editions:`). The
-glossary defaults to `glossary.yml` in the translation's folder, when there is one.
+glossary defaults to `glossary.yml` in the translation's folder, when there is one; the original
+is checked against `glossary.yml` in its own folder (manuscripts/glossary.yml) the same way.
 
 Text output: a per-section summary (counts by severity), then the findings, most severe first
 (high: a value a reader would act on is wrong or gone; medium: a plain count, a label, a
@@ -73,8 +74,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     glossary = None if args.no_glossary else (
         Path(args.glossary) if args.glossary else Path(args.translation).parent / GLOSSARY_FILE)
+    # the original's own glossary (glossary.yml beside it: manuscripts/glossary.yml) holds its
+    # terms: an avoided form there is reported too, at the original's line
+    own = None if args.no_glossary else Path(args.original).parent / GLOSSARY_FILE
     try:
         terms = load_glossary(glossary) if glossary and (args.glossary or glossary.is_file()) else []
+        original_terms = load_glossary(own) if own and own.is_file() else []
     except (GlossaryError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -83,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
                           args.translation)
     findings += [Finding("terminology", u.form, None, None, u.line, u.message())
                  for u in find_avoided(translation, terms)]
+    findings += [Finding("terminology", u.form, None, u.line, None,
+                         f"in the original {args.original}:{u.line}: {u.message()}")
+                 for u in find_avoided(original, original_terms)]
     if edition.is_traditional_chinese:   # and Simplified characters left in the prose
         findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
                      for x in leftover_simplified(translation)]

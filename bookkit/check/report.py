@@ -99,6 +99,8 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
         if original is None:
             out.append(Finding("missing-file", f"{opath}:1", "chapter listed in manuscripts/book.yml does not exist"))
             continue
+        # the original holds its own terms too (manuscripts/glossary.yml), on the file as written
+        out += terminology_findings(opath, _read(root / opath) or "", glossaries[source.dir])
         for spec in translation_editions(root):
             folder, lang, key = spec.dir, spec.number_lang, spec.id
             tpath = f"{folder}/{file}"
@@ -124,10 +126,12 @@ def pair_finding(difference, tpath: str) -> Finding:
 
 
 def _glossaries(root: Path, out: list[Finding]) -> dict:
-    """Each translated edition's glossary terms; a broken glossary is one error finding."""
+    """Each edition's glossary terms (the original's and the translations'); a broken glossary
+    is one error finding."""
     from bookkit.check.terminology import GlossaryError, glossary_for
     terms = {}
-    for folder in (spec.dir for spec in translation_editions(root)):
+    folders = [_original(root).dir] + [spec.dir for spec in translation_editions(root)]
+    for folder in folders:
         try:
             terms[folder] = glossary_for(root / folder)
         except GlossaryError as exc:

@@ -3,8 +3,9 @@
 `<edition folder>/glossary.yml` lists the book's concepts with the rendering the edition uses
 (`use`), the renderings it must not use (`avoid`) and longer words that contain an avoided form
 but are correct (`allow`: 推理模型 is "reasoning model", while 推理 alone is avoided for
-"inference"). A translation that uses an avoided form in its prose gets a `terminology` finding
-with the line, the form and the glossary's rendering.
+"inference"). Every edition may have one, the original included (`manuscripts/glossary.yml`: 核函数
+for a GPU kernel, not 内核; 下界, not 下限). An edition's file that uses an avoided form in its prose
+gets a `terminology` finding with the line, the form and the glossary's rendering.
 
 Prose only: fenced and inline code, math, bound references, link targets, URLs and attributes
 are masked first (the same spans the zh-tw leftover check skips), so a file name or an

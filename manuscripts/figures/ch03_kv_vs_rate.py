@@ -2,7 +2,7 @@
 from calculations import formulas, hardware, models
 
 SIZE = (6.4, 3.8)
-MODEL, DEVICE = "llama-3.1-8b", "h100"
+MODEL, DEVICE = "qwen3-8b", "h100"
 PROMPTS = (2000, 8000)
 OUTPUT_TOKENS = 500
 TTFT_S, TPOT_S = 0.5, 0.05

@@ -2,7 +2,7 @@
 from calculations import formulas, hardware, models
 
 SIZE = (7.2, 3.4)
-MODEL, DEVICE = "llama-3.1-8b", "h100"
+MODEL, DEVICE = "qwen3-8b", "h100"
 WORKLOADS = (("chat", 2000, 500), ("agent", 20000, 150), ("summary", 8000, 400))
 BATCH = 16
 

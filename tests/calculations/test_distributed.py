@@ -190,3 +190,15 @@ def test_cli_json_values(capsys):
         with pytest.raises(SystemExit) as e:
             main(bad)
         assert e.value.code == 2
+
+
+def test_ep_decode_fit_check_counts_the_share_an_engine_leaves_usable():
+    """80 GiB is 85.9 GB, but an engine keeps part of it (vLLM's default 0.9): EP=16 with 64
+    sequences of 4989 tokens fits the raw capacity and not the usable share."""
+    h = hardware.get("h100")
+    raw = D.ep_decode(DSV3, h, 16, 64, 4989)
+    usable = D.ep_decode(DSV3, h, 16, 64, 4989, usable=0.9)
+    assert raw.fits and raw.capacity_bytes == h.hbm_bytes
+    assert not usable.fits and usable.capacity_bytes == int(h.hbm_bytes * 0.9)
+    with pytest.raises(D.DistributedError, match="usable is a share"):
+        D.ep_decode(DSV3, h, 16, 64, 4989, usable=1.5)

@@ -27,7 +27,7 @@ def test_short_ids_have_sources(hid):
 
 def test_units():
     h = hardware.get("h100")
-    assert h.hbm_bytes == 80 * 10 ** 9 and isinstance(h.hbm_bytes, int)
+    assert h.hbm_bytes == 80 * 2 ** 30 and isinstance(h.hbm_bytes, int)   # 80 GiB: HBM capacity is binary
     assert h.hbm_bandwidth == 3.35e12
     assert h.tdp_w == 700
 
@@ -89,3 +89,22 @@ def test_memory_and_train():
     assert z[0] == 16 * m.params_total
     assert z[0] > z[1] > z[2] > z[3] == -(-2 * m.params_total // 8) * 2 + -(-12 * m.params_total // 8)
     assert formulas.train_flops(10, 3) == 180
+
+
+def test_binary_capacity_and_vendor_figures():
+    """H100/A100 80 GB are 80 GiB (a fit check against 80e9 bytes is 7 % short); a device file
+    may give either unit but not two that disagree; MI325X and TPU v5p carry the vendors' figures."""
+    for hid in ("h100", "a100"):
+        h = hardware.get(hid)
+        assert h.memory_gib == 80 and h.hbm_bytes == 85_899_345_920
+        assert h.memory_gb == pytest.approx(85.899345920)
+    assert hardware.get("h200").memory_gib is None            # decimal where the vendor means GB
+    d = hardware.from_dict({"id": "x", "memory_gib": 16, "memory_tb_s": 1})
+    assert d.hbm_bytes == 16 * 2 ** 30
+    assert hardware.from_dict({"id": "y", "memory_gib": 16, "memory_gb": 17.18}).hbm_bytes == 16 * 2 ** 30
+    with pytest.raises(hardware.HardwareError, match="memory_gb 16 and memory_gib 16 disagree"):
+        hardware.from_dict({"id": "z", "memory_gib": 16, "memory_gb": 16})
+    mi = hardware.get("mi325x")
+    assert (mi.peak_tflops("bf16"), mi.peak_tflops("fp8")) == (1307.4, 2614.9)
+    v5p = hardware.get("tpu-v5p")
+    assert v5p.hbm_bytes == 95 * 10 ** 9 and v5p.hbm_bandwidth == 2.765e12

@@ -247,3 +247,20 @@ def test_measurements_have_sources_and_sit_below_specs():
     assert scaleup.link("pcie5").measured_unidirectional < scaleup.link("pcie5").unidirectional
     with pytest.raises(scaleup.ScaleupError):
         scaleup.measurement("nope")
+
+
+def test_oneshot_and_twoshot_allreduce():
+    """Small messages: one step (one-shot) or two (two-shot) instead of 2(n-1) ring steps; the
+    one-shot pays (n-1) x S in bytes, so it loses to two-shot once the message is large."""
+    from calculations import scaleup
+    lk = scaleup.link("nvlink4")
+    a, b = lk.latency_s, lk.unidirectional
+    s = 16384
+    assert scaleup.allreduce_time(s, 8, lk, "oneshot") == pytest.approx(a + 7 * s / b)
+    assert scaleup.allreduce_time(s, 8, lk, "twoshot") == pytest.approx(2 * a + 2 * 7 / 8 * s / b)
+    ring = scaleup.allreduce_time(s, 8, lk, "ring")
+    assert scaleup.allreduce_time(s, 8, lk, "oneshot") < scaleup.allreduce_time(s, 8, lk, "twoshot") < ring
+    big = 256 * 2 ** 20
+    assert scaleup.allreduce_time(big, 8, lk, "twoshot") < scaleup.allreduce_time(big, 8, lk, "oneshot")
+    with pytest.raises(scaleup.ScaleupError, match="'oneshot' or 'twoshot'"):
+        scaleup.allreduce_time(s, 8, lk, "tree")

@@ -160,3 +160,17 @@ def test_the_translation_check_reads_resolved_text_without_drawing_figures(tmp_p
     assert en.count("{{") < source.count("{{") and en.count("\n") == source.count("\n")
     assert builder.figure_deps == {} and builder.drawn_figures == []
     assert builder.resolver._figure_memo == {}
+
+
+def test_the_originals_glossary_is_applied_to_the_original(book):
+    """manuscripts/glossary.yml holds the original's terms: an avoided form in the original is a
+    `terminology` error at its own file and line, like a translation's."""
+    (book / "manuscripts" / "glossary.yml").write_text(
+        "terms:\n  - {concept: lower bound, use: 下界, avoid: [下限]}\n", encoding="utf-8")
+    assert report.translation_findings(book, resolved=False) == []
+    p = book / "manuscripts" / "01-load.md"
+    p.write_text(ORIGINAL + "\n时间的下限。\n", encoding="utf-8")
+    found = [f for f in report.translation_findings(book, resolved=False) if f.kind == "terminology"]
+    line = len(ORIGINAL.splitlines()) + 2
+    assert [(f.where, f.severity) for f in found] == [(f"manuscripts/01-load.md:{line}", ERROR)]
+    assert "use `下界`" in found[0].message

@@ -106,3 +106,51 @@ def test_the_books_glossaries_are_valid_and_cover_the_book():
     assert avoided["推理"] == "推論" and avoided["顯存"] == "記憶體"
     en = load_glossary(ROOT / "book-en" / "glossary.yml")
     assert {"quantis*", "utilis*"} <= {form for t in en for form in t.avoid}
+
+
+ORIGINAL_GLOSSARY = """\
+terms:
+  - {concept: GPU kernel, use: 核函数, avoid: [内核], allow: [操作系统内核]}
+  - {concept: all-reduce, use: 全归约, avoid: [all-reduce], allow: [全归约（all-reduce）]}
+"""
+
+
+def test_cli_checks_the_original_against_its_own_glossary(tmp_path):
+    """The original's glossary (beside it, like manuscripts/glossary.yml) is applied to the
+    original: a finding names the original's file and line; an OS kernel and a glossed first use
+    are allowed; --no-glossary skips it."""
+    source = tmp_path / "manuscripts"
+    source.mkdir()
+    original = source / "ch.md"
+    text = (FIX / "original.md").read_text(encoding="utf-8")
+    original.write_text(text + "\n操作系统内核与全归约（all-reduce）。\n", encoding="utf-8")
+    (source / "glossary.yml").write_text(ORIGINAL_GLOSSARY, encoding="utf-8")
+    args = CHECK + [str(original), str(FIX / "zh-tw.md"), "--lang", "zh-tw", "--no-glossary"]
+    assert subprocess.run(args, capture_output=True, text=True).returncode == 0
+    args = CHECK + [str(original), str(FIX / "zh-tw.md"), "--lang", "zh-tw",
+                    "--glossary", str(tmp_path / "none.yml")]
+    (tmp_path / "none.yml").write_text("terms: []\n", encoding="utf-8")
+    assert subprocess.run(args, capture_output=True, text=True).returncode == 0
+    original.write_text(text + "\n注意力内核做一次 all-reduce。\n", encoding="utf-8")
+    r = subprocess.run(args, capture_output=True, text=True)
+    assert r.returncode == 1, r.stdout + r.stderr
+    line = len(text.splitlines()) + 2
+    assert f"in the original {original}:{line}: `内核` is avoided" in r.stdout
+    assert f"in the original {original}:{line}: `all-reduce` is avoided" in r.stdout
+
+
+def test_the_originals_glossary_holds_the_chosen_terms_and_is_applied_by_the_book_check():
+    from bookkit.check.report import _glossaries, terminology_findings
+    terms = load_glossary(ROOT / "manuscripts" / "glossary.yml")
+    avoided = {form: t.use for t in terms for form in t.avoid}
+    assert avoided["内核"] == "核函数" and avoided["推测解码"] == "投机解码"
+    assert avoided["活化值"] == "激活值" and avoided["下限"] == "下界"
+    assert avoided["all-reduce"] == "全归约" and avoided["all-to-all"] == "全对全"
+    assert avoided["张量核"] == "张量核心" and avoided["规约"] == "归约"
+    out = []
+    glossaries = _glossaries(ROOT, out)
+    assert out == [] and glossaries["manuscripts"] == terms
+    found = terminology_findings("manuscripts/x.md", "一个内核的下限。\n\n张量核心与操作系统内核。\n",
+                                 glossaries["manuscripts"])
+    assert [(f.where, f.message.split("`")[1]) for f in found] == [
+        ("manuscripts/x.md:1", "内核"), ("manuscripts/x.md:1", "下限")]
