@@ -205,6 +205,8 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "",
     for *_, oi, ti in exact:
         if not used[ti] and not oused[oi]:
             used[ti] = oused[oi] = True
+    for n in osec.nums + tpool:
+        n.status = "paired"
     missing: list[tuple[int, Num]] = [(oi, on) for oi, on in enumerate(osec.nums) if not oused[oi]]
     extra = [(ti, tn) for ti, tn in enumerate(tpool) if not used[ti]]
     mdone: set[int] = set()
@@ -254,6 +256,7 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "",
     for on, tn in pairs:
         if _restated(on, so, st, tn.line) and _restated(tn, st, so, on.line):
             continue   # both numbers are stated elsewhere on the other side: restatements
+        on.status = tn.status = "changed"
         what = "unit" if on.value == tn.value else "value"
         sev = "medium" if (on.soft and tn.soft) else "high"
         findings.append(Finding(
@@ -262,12 +265,14 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "",
             f"(line {on.line}), translation {_describe(tn)}", sev, title))
     for mi, (_, on) in enumerate(missing):
         if mi not in mdone and not on.soft and not _restated(on, so, st, tsec.line):
+            on.status = "unpaired"
             findings.append(Finding(
                 "missing", value_text(on.value), on.unit, on.line, tsec.line,
                 f"number missing from section {where}: original {_describe(on)} (line {on.line}) "
                 f"has no counterpart in the translation", _number_severity(on), title))
     for ei, (_, tn) in enumerate(extra):
         if ei not in edone and not tn.soft and not _restated(tn, st, so, osec.line):
+            tn.status = "unpaired"
             findings.append(Finding(
                 "extra", value_text(tn.value), tn.unit, osec.line if stated else None, tn.line,
                 f"extra number in section {where}: translation {_describe(tn)} is not in the original",

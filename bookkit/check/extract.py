@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 
@@ -41,6 +40,9 @@ class Num:
     #: a counting word (两, "two", "both" paraphrases it) or a bare magnitude word (千亿, 万卡):
     #: matched when the other side has it, never reported alone
     soft: bool = False
+    #: what the comparison made of it, for the side-by-side view: "paired", "changed",
+    #: "unpaired" (reported missing or extra), "" (not compared: a paragraph on one side only)
+    status: str = field(default="", compare=False, repr=False)
 
     @property
     def key(self) -> tuple[Fraction, str | None]:
