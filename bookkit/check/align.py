@@ -153,7 +153,8 @@ def _block_similarity(okeys: Counter, tkeys: Counter, osize: float, tsize: float
     if owords and twords:
         score += 3.0 * len(owords & twords) / min(len(owords), len(twords)) - 0.5
     if no and nt:
-        shared = sum((okeys & tkeys).values())
+        small, large = (okeys, tkeys) if len(okeys) <= len(tkeys) else (tkeys, okeys)
+        shared = sum(min(v, large[k]) for k, v in small.items() if k in large)
         score += 4.0 * shared / max(no, nt) - 1.5
         if not shared and min(no, nt) >= 2:
             score -= 3.5   # several numbers each and none in common: two different paragraphs
@@ -187,17 +188,23 @@ def align_blocks(orig: list[Block], trans: list[Block]) -> list[tuple[list[int],
     tsz = [b.size for b in trans]
     ow = [_block_words(b) for b in orig]
     tw = [_block_words(b) for b in trans]
-    band = max(12, abs(n - m) + 8)
+    # two consecutive blocks as one (the 2:1 moves), computed once each
+    ok2 = [ok[i] + ok[i + 1] for i in range(n - 1)]
+    tk2 = [tk[j] + tk[j + 1] for j in range(m - 1)]
+    ow2 = [ow[i] | ow[i + 1] for i in range(n - 1)]
+    tw2 = [tw[j] | tw[j + 1] for j in range(m - 1)]
+    band = max(10, abs(n - m) + 6)
     NEG = -1e18
     score = [[NEG] * (m + 1) for _ in range(n + 1)]
     move: list[list[tuple[int, int]]] = [[(0, 0)] * (m + 1) for _ in range(n + 1)]
     score[0][0] = 0.0
 
     def sim(i0: int, i1: int, j0: int, j1: int) -> float:
-        okeys = ok[i0] if i1 - i0 == 1 else ok[i0] + ok[i0 + 1]
-        tkeys = tk[j0] if j1 - j0 == 1 else tk[j0] + tk[j0 + 1]
-        owords = ow[i0] if i1 - i0 == 1 else ow[i0] | ow[i0 + 1]
-        twords = tw[j0] if j1 - j0 == 1 else tw[j0] | tw[j0 + 1]
+        one_o, one_t = i1 - i0 == 1, j1 - j0 == 1
+        okeys = ok[i0] if one_o else ok2[i0]
+        tkeys = tk[j0] if one_t else tk2[j0]
+        owords = ow[i0] if one_o else ow2[i0]
+        twords = tw[j0] if one_t else tw2[j0]
         return _block_similarity(okeys, tkeys, sum(osz[i0:i1]), sum(tsz[j0:j1]),
                                  orig[i0].kind, trans[j0].kind, owords, twords)
 
