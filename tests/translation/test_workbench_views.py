@@ -232,3 +232,13 @@ def test_untrusted_translation_text_is_escaped(browser, tmp_path):
     assert page.locator("script").count() == 1 and page.locator("main img").count() == 0
     assert "<script>window.pwned = 1</script>" in page.locator("main").inner_text()
     page.close()
+
+
+def test_ci_annotates_pull_requests_that_change_translations():
+    import yaml
+    ci = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8"))
+    job = ci["jobs"]["translations"]
+    assert "pull_request" in job["if"] and job["permissions"] == {"contents": "read"}
+    runs = " ".join(step.get("run", "") for step in job["steps"])
+    assert "scripts/check_translation.py --book all --format github" in runs
+    assert "book-en book-zh-tw" in runs and "BASE_SHA" in runs
