@@ -122,7 +122,10 @@ _MERGE_COST = -1.2
 def _block_keys(b: Block) -> Counter:
     """What two renderings of one paragraph share whatever the language: its numbers (value
     and unit; counting words left out), typed labels and bound references."""
-    keys: Counter = Counter(n.key for n in b.nums if not n.soft)
+    # values as (numerator, denominator): hashing a Fraction costs ten times more, and the
+    # alignment compares these some 10^4 times in a long chapter
+    keys: Counter = Counter((n.value.numerator, n.value.denominator, n.key[1])
+                            for n in b.nums if not n.soft)
     keys.update(("label", k, n) for k, n, _, _ in b.xlabels)
     keys.update(("ref", r) for r, _ in b.refs)
     return keys
@@ -144,12 +147,14 @@ def _block_words(b: Block) -> frozenset:
 
 def _block_similarity(okeys: Counter, tkeys: Counter, osize: float, tsize: float,
                       okind: str, tkind: str, owords: frozenset = frozenset(),
-                      twords: frozenset = frozenset()) -> float:
+                      twords: frozenset = frozenset(), no: int | None = None,
+                      nt: int | None = None) -> float:
     """How likely two stretches of text render each other: shared numbers decide when there
     are any; shared words, the length (in language-neutral units) and the kind of block
-    otherwise."""
+    otherwise. ``no``/``nt``: the number of keys on each side, when already counted."""
     score = 1.0
-    no, nt = sum(okeys.values()), sum(tkeys.values())
+    no = sum(okeys.values()) if no is None else no
+    nt = sum(tkeys.values()) if nt is None else nt
     if owords and twords:
         score += 3.0 * len(owords & twords) / min(len(owords), len(twords)) - 0.5
     if no and nt:
@@ -191,6 +196,12 @@ def align_blocks(orig: list[Block], trans: list[Block]) -> list[tuple[list[int],
     # two consecutive blocks as one (the 2:1 moves), computed once each
     ok2 = [ok[i] + ok[i + 1] for i in range(n - 1)]
     tk2 = [tk[j] + tk[j + 1] for j in range(m - 1)]
+    on1 = [sum(c.values()) for c in ok]
+    tn1 = [sum(c.values()) for c in tk]
+    on2 = [on1[i] + on1[i + 1] for i in range(n - 1)]
+    tn2 = [tn1[j] + tn1[j + 1] for j in range(m - 1)]
+    oszs2 = [osz[i] + osz[i + 1] for i in range(n - 1)]
+    tszs2 = [tsz[j] + tsz[j + 1] for j in range(m - 1)]
     ow2 = [ow[i] | ow[i + 1] for i in range(n - 1)]
     tw2 = [tw[j] | tw[j + 1] for j in range(m - 1)]
     band = max(10, abs(n - m) + 6)
@@ -200,13 +211,16 @@ def align_blocks(orig: list[Block], trans: list[Block]) -> list[tuple[list[int],
     score[0][0] = 0.0
 
     def sim(i0: int, i1: int, j0: int, j1: int) -> float:
-        one_o, one_t = i1 - i0 == 1, j1 - j0 == 1
-        okeys = ok[i0] if one_o else ok2[i0]
-        tkeys = tk[j0] if one_t else tk2[j0]
-        owords = ow[i0] if one_o else ow2[i0]
-        twords = tw[j0] if one_t else tw2[j0]
-        return _block_similarity(okeys, tkeys, sum(osz[i0:i1]), sum(tsz[j0:j1]),
-                                 orig[i0].kind, trans[j0].kind, owords, twords)
+        if i1 - i0 == 1:
+            okeys, owords, osize, no = ok[i0], ow[i0], osz[i0], on1[i0]
+        else:
+            okeys, owords, osize, no = ok2[i0], ow2[i0], oszs2[i0], on2[i0]
+        if j1 - j0 == 1:
+            tkeys, twords, tsize, nt = tk[j0], tw[j0], tsz[j0], tn1[j0]
+        else:
+            tkeys, twords, tsize, nt = tk2[j0], tw2[j0], tszs2[j0], tn2[j0]
+        return _block_similarity(okeys, tkeys, osize, tsize, orig[i0].kind, trans[j0].kind,
+                                 owords, twords, no, nt)
 
     for i in range(n + 1):
         centre = i * m / n if n else 0
