@@ -61,8 +61,12 @@ def _write(text: str, output: str | None) -> None:
         return
     out = Path(output)
     tmp = out.with_name(out.name + ".tmp")   # a failed write leaves the previous report intact
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(out)
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(out)
+    except OSError as exc:
+        raise SystemExit(f"error: {output}: cannot write the report ({exc.strerror}); "
+                         f"choose another --output")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,5 +151,15 @@ def _book(args, by_name) -> int:
     return 1 if book.has_high(args.precision) else 0
 
 
+def _main() -> int:
+    try:
+        return main()
+    except SystemExit as exc:   # an unwritable --output: bad input
+        if isinstance(exc.code, str):
+            print(exc.code, file=sys.stderr)
+            return 2
+        raise
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_main())

@@ -242,3 +242,15 @@ def test_ci_annotates_pull_requests_that_change_translations():
     runs = " ".join(step.get("run", "") for step in job["steps"])
     assert "scripts/check_translation.py --book all --format github" in runs
     assert "book-en book-zh-tw" in runs and "BASE_SHA" in runs
+
+
+def test_bad_output_and_bad_arguments_are_bad_input(faulty, tmp_path):
+    keep = tmp_path / "old.html"
+    keep.write_text("previous report", encoding="utf-8")
+    r = run([*faulty, "--lang", "en", "--format", "html", "--output", tmp_path / "no" / "x.html"])
+    assert r.returncode == 2 and "cannot write the report" in r.stderr and "no/x.html" in r.stderr
+    assert keep.read_text(encoding="utf-8") == "previous report"
+    r = run([faulty[0], "--lang", "en"])
+    assert r.returncode == 2 and "ORIGINAL.md TRANSLATION.md" in r.stderr
+    r = run(["--book", "en", "--format", "html"])
+    assert r.returncode == 2 and "--book writes text or github" in r.stderr
