@@ -132,6 +132,9 @@ def _book(args, by_name) -> int:
         return 2
     if names:
         names = [by_name[n].id for n in names]
+    if args.format not in ("text", "github"):
+        print("error: --book writes text or github annotations", file=sys.stderr)
+        return 2
     book = check_book(ROOT, names, find_revision=not args.no_history)
     if args.format == "github":
         lines = [render(c, "github", args.precision) for c in book.chapters]
@@ -145,9 +148,6 @@ def _book(args, by_name) -> int:
             if c.listed(args.precision):
                 parts += ["", render(c, "text", args.precision)]
         _write("\n".join(parts), args.output)
-    else:
-        print("error: --book writes text or github annotations", file=sys.stderr)
-        return 2
     return 1 if book.has_high(args.precision) else 0
 
 
