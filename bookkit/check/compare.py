@@ -439,10 +439,12 @@ def _compare_section(o: Section, t: Section, where: str, stated: tuple[_Stated, 
         unit = Unit(where, [ob[i] for i in oi], [tb[j] for j in ti])
         made.append(unit)
         if oi and ti:
-            last_o, last_t = unit.original[0].line, unit.translation[0].line
-            for p in pending:
-                _place(p, last_o, last_t, before=True)
-            pending = []
+            if not all(b.kind == "heading" for b in unit.original + unit.translation):
+                # a one-sided paragraph is placed by paragraphs, never by the heading
+                last_o, last_t = unit.original[0].line, unit.translation[0].line
+                for p in pending:
+                    _place(p, last_o, last_t, before=True)
+                pending = []
             osub, tsub = _unit_section(o, unit.original), _unit_section(t, unit.translation)
             found = _compare_numbers(osub, tsub, where, stated)
             found += _compare_refs(osub, tsub, where)

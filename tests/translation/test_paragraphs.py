@@ -187,3 +187,24 @@ def test_workbench_pairs_precision_and_recall():
     details = [f"{pair}: {f.message}" for pair, f in score.false_alarms] + [str(m) for m in score.missed]
     assert score.recall == 1.0, details
     assert score.precision >= 0.9, details
+
+
+def test_every_finding_names_paragraph_lines_on_both_sides_never_a_heading():
+    from corpus_score import apply_faults, load_manifest
+    for pair in load_manifest(WORKBENCH)["pairs"]:
+        original = (WORKBENCH / pair["original"]).read_text(encoding="utf-8")
+        faulty, _ = apply_faults((WORKBENCH / pair["translation"]).read_text(encoding="utf-8"),
+                                 pair["faults"], pair["name"])
+        olines, tlines = original.splitlines(), faulty.splitlines()
+        for f in check_pair(original, faulty, pair["lang"]):
+            if f.kind not in ("changed", "missing", "extra", "precision", "paragraph"):
+                continue
+            assert f.original_line and f.translation_line, (pair["name"], f.message)
+            assert not olines[f.original_line - 1].startswith("#"), (pair["name"], f.message)
+            assert not tlines[f.translation_line - 1].startswith("#"), (pair["name"], f.message)
+
+
+def test_a_one_sided_first_paragraph_is_placed_by_the_next_paragraph_not_the_heading():
+    added = EN.replace("The cluster has", "Since 2024, 64 GPUs are kept for interactive jobs.\n\nThe cluster has")
+    (f,) = check_pair(ZH, added, "en")
+    assert (f.kind, f.translation_line, f.original_line) == ("paragraph", 3, 3)
