@@ -443,7 +443,7 @@ def _compare_section(o: Section, t: Section, where: str, stated: tuple[_Stated, 
                 # a one-sided paragraph is placed by paragraphs, never by the heading
                 last_o, last_t = unit.original[0].line, unit.translation[0].line
                 for p in pending:
-                    _place(p, last_o, last_t, before=True)
+                    _place(p, last_o, last_t)
                 pending = []
             osub, tsub = _unit_section(o, unit.original), _unit_section(t, unit.translation)
             found = _compare_numbers(osub, tsub, where, stated)
@@ -467,7 +467,7 @@ def _compare_section(o: Section, t: Section, where: str, stated: tuple[_Stated, 
     return findings
 
 
-def _place(unit: Unit, oline: int, tline: int, before: bool) -> None:
+def _place(unit: Unit, oline: int, tline: int) -> None:
     """Gives a one-sided paragraph at the start of a section the other side's line of the
     first aligned paragraph (never the heading)."""
     unit.findings = [f if (f.original_line and f.translation_line) else

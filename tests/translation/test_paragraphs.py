@@ -208,3 +208,12 @@ def test_a_one_sided_first_paragraph_is_placed_by_the_next_paragraph_not_the_hea
     added = EN.replace("The cluster has", "Since 2024, 64 GPUs are kept for interactive jobs.\n\nThe cluster has")
     (f,) = check_pair(ZH, added, "en")
     assert (f.kind, f.translation_line, f.original_line) == ("paragraph", 3, 3)
+
+
+def test_rows_of_a_table_on_one_side_only_are_one_finding():
+    zh = doc("三种方式如下。", "| 方式 | 功率 |\n|---|---|\n| 风冷 | 40 kW |", "结论是液冷更好。")
+    en = doc("Three ways follow.", "| Way | Power |\n|---|---|\n| Air | 40 kW |\n| Cold plate | 100 kW |\n"
+             "| Immersion | 200 kW |", "Liquid cooling wins.", title="# A")
+    (f,) = check_pair(zh, en, "en")
+    assert f.kind == "paragraph" and f.translation_line == 8 and "table rows only in the translation" in f.message
+    assert "100 kW" in f.message and "200 kW" in f.message
