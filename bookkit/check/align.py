@@ -171,9 +171,17 @@ def _block_similarity(okeys: Counter, tkeys: Counter, osize: float, tsize: float
         score += 0.5
     elif {okind, tkind} <= {"para", "item", "math"}:
         score -= 0.3
+    elif {okind, tkind} <= {"image", "caption"}:
+        score -= 0.5    # a caption written in the alt text on one side, below it on the other
     else:
-        score -= 1.5
+        score -= 4.0    # a table row, a figure or a heading is not a paragraph
     return score
+
+
+def _joinable(a: Block, b: Block) -> bool:
+    prose = ("para", "math")
+    return (a.kind in prose and b.kind in prose) or (a.kind == b.kind == "item") \
+        or (a.kind, b.kind) == ("image", "caption")
 
 
 def align_blocks(orig: list[Block], trans: list[Block]) -> list[tuple[list[int], list[int]]]:
@@ -202,6 +210,9 @@ def align_blocks(orig: list[Block], trans: list[Block]) -> list[tuple[list[int],
     tn2 = [tn1[j] + tn1[j + 1] for j in range(m - 1)]
     oszs2 = [osz[i] + osz[i + 1] for i in range(n - 1)]
     tszs2 = [tsz[j] + tsz[j + 1] for j in range(m - 1)]
+    # only prose joins prose: a paragraph and a list item (or a table row) are never one
+    ojoin = [_joinable(orig[i], orig[i + 1]) for i in range(n - 1)]
+    tjoin = [_joinable(trans[j], trans[j + 1]) for j in range(m - 1)]
     ow2 = [ow[i] | ow[i + 1] for i in range(n - 1)]
     tw2 = [tw[j] | tw[j + 1] for j in range(m - 1)]
     band = max(10, abs(n - m) + 6)
@@ -237,11 +248,11 @@ def align_blocks(orig: list[Block], trans: list[Block]) -> list[tuple[list[int],
                 v = score[i - 1][j - 1] + sim(i - 1, i, j - 1, j)
                 if v > best:
                     best, how = v, (1, 1)
-            if i >= 2 and j and score[i - 2][j - 1] > NEG:
+            if i >= 2 and j and ojoin[i - 2] and score[i - 2][j - 1] > NEG:
                 v = score[i - 2][j - 1] + sim(i - 2, i, j - 1, j) + _MERGE_COST
                 if v > best:
                     best, how = v, (2, 1)
-            if i and j >= 2 and score[i - 1][j - 2] > NEG:
+            if i and j >= 2 and tjoin[j - 2] and score[i - 1][j - 2] > NEG:
                 v = score[i - 1][j - 2] + sim(i - 1, i, j - 2, j) + _MERGE_COST
                 if v > best:
                     best, how = v, (1, 2)

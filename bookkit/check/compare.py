@@ -131,6 +131,9 @@ class _Stated:
     table header repeats is not reported where the other edition leaves it out."""
 
     def __init__(self, doc: Document):
+        #: numbers of paragraphs on this side only, reported so far (the reader was told them
+        #: in that finding: a later restatement of one is not a finding of its own)
+        self.told: set = set()
         #: value -> (unit, first line) of each of its units
         self.first: dict[Fraction, dict] = {}
         for sec in [*doc.sections, *doc.notes.values()]:
@@ -152,7 +155,8 @@ def _restated(n: Num, own: _Stated | None, other: _Stated | None, other_line: in
         return False
     if n.unit is None and n.mag is None and n.value.denominator == 1 and n.value < 10:
         return False
-    return own.before(n, n.line) and other.before(n, other_line)
+    told = n.key in own.told or n.key in other.told
+    return (own.before(n, n.line) or told) and (other.before(n, other_line) or told)
 
 
 def _compare_numbers(osec: Section, tsec: Section, where: str = "",
@@ -458,6 +462,8 @@ def _compare_section(o: Section, t: Section, where: str, stated: tuple[_Stated, 
                 counts[side] += 1
                 unit.findings = [_paragraph_finding(unit.original or unit.translation, side,
                                                     last_t if oi else last_o, where, title)]
+                stated[0 if oi else 1].told.update(
+                    n.key for b in unit.original or unit.translation for n in b.nums)
                 if (last_t if oi else last_o) is None:
                     pending.append(unit)
     _merge_rows(made)
