@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 
 from .align import _heading_name, _merged, _without_heading, align_blocks, align_sections
@@ -483,7 +483,6 @@ def _place(unit: Unit, oline: int, tline: int) -> None:
 def _fill_lines(f: Finding, oline: int, tline: int) -> Finding:
     """A finding of aligned paragraphs names both paragraphs' lines."""
     if f.original_line is None or f.translation_line is None:
-        from dataclasses import replace
         return replace(f, original_line=f.original_line if f.original_line is not None else oline,
                        translation_line=f.translation_line if f.translation_line is not None else tline)
     return f
