@@ -41,8 +41,10 @@ def best_revision(original_path: str | Path, translation_text: str, lang: str,
     top = _git(path.parent, "rev-parse", "--show-toplevel")
     if not top:
         return None
-    rel = path.relative_to(Path(top.strip()).resolve()).as_posix()
-    log = _git(path.parent, "log", f"-n{limit}", "--format=%H %cs", "--", rel)
+    root = Path(top.strip()).resolve()
+    rel = path.relative_to(root).as_posix()
+    # from the top of the repository: a pathspec is relative to git's working directory
+    log = _git(root, "log", f"-n{limit}", "--format=%H %cs", "--", rel)
     if not log:
         return None
     try:
@@ -55,7 +57,7 @@ def best_revision(original_path: str | Path, translation_text: str, lang: str,
     best = Revision("working tree", "", count(current))
     for row in log.splitlines():
         commit, _, date = row.partition(" ")
-        text = _git(path.parent, "show", f"{commit}:{rel}")
+        text = _git(root, "show", f"{commit}:{rel}")
         if text is None:
             continue
         n = count(text)

@@ -121,10 +121,11 @@ def test_the_revision_the_translation_follows(tmp_path):
              "缓存为 80 GB，带宽 3.35 TB/s。"]
     later = ["新增 64 张卡用于交互作业，等待少于 2 分钟。", "另有 40 TB 的本地盘与 16 个备用节点。",
              "每年电费约 1,051 万美元。"]
-    original = tmp_path / "ch.md"
+    original = tmp_path / "manuscripts" / "ch.md"   # in a folder: git's paths are the top's
+    original.parent.mkdir()
     git("init", "-q")
     original.write_text("# 甲\n\n" + "\n\n".join(paras) + "\n", encoding="utf-8")
-    git("add", "ch.md")
+    git("add", "manuscripts/ch.md")
     git("commit", "-qm", "first")
     first = subprocess.run(["git", "-C", str(tmp_path), "rev-parse", "HEAD"], capture_output=True,
                            text=True).stdout.strip()
