@@ -255,3 +255,34 @@ def test_bad_output_and_bad_arguments_are_bad_input(faulty, tmp_path):
     assert r.returncode == 2 and "ORIGINAL.md TRANSLATION.md" in r.stderr
     r = run(["--book", "en", "--format", "html"])
     assert r.returncode == 2 and "--book writes text or github" in r.stderr
+
+
+def _small_book(root: Path, en: str) -> Path:
+    zh = "# 负载\n\n一天有 86400 秒。\n\n## 方法\n\n每秒 1000 个词元。\n"
+    tw = "# 負載\n\n一天有 86400 秒。\n\n## 方法\n\n每秒 1000 個詞元。\n"
+    for folder, text in (("manuscripts", zh), ("book-en", en), ("book-zh-tw", tw)):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "01-load.md").write_text(text, encoding="utf-8")
+    (root / "manuscripts" / "book.yml").write_text(
+        "site_url: https://example.org/book/\neditions:\n"
+        "  - {id: zh, dir: manuscripts, lang: zh-Hans, path: \"\"}\n"
+        "  - {id: en, dir: book-en, lang: en, path: en}\n"
+        "  - {id: zh-tw, dir: book-zh-tw, lang: zh-Hant, path: zh-tw}\n"
+        "chapters:\n  - {file: 01-load.md, slug: load}\n", encoding="utf-8")
+    return root
+
+
+def test_check_book_counts_per_chapter_and_fails_on_high(tmp_path):
+    from bookkit.check.translation import book_summary, check_book
+    good = "# Load\n\nA day has 86400 seconds.\n\n## Method\n\n1000 tokens per second.\n"
+    book = check_book(_small_book(tmp_path / "a", good), find_revision=False)
+    assert not book.has_high() and book_summary(book).splitlines() == [
+        "book-en/01-load.md: 0 finding(s)", "book-zh-tw/01-load.md: 0 finding(s)",
+        "2 chapter(s), 0 finding(s): 0 high, 0 medium, 0 low"]
+    bad = good.replace("1000 tokens", "1200 tokens")
+    book = check_book(_small_book(tmp_path / "b", bad), ["en"], find_revision=False)
+    assert book.has_high()
+    assert book_summary(book).splitlines()[0] == "book-en/01-load.md: 1 finding(s): 1 high, 0 medium, 0 low"
+    (tmp_path / "b" / "book-zh-tw" / "01-load.md").unlink()
+    book = check_book(tmp_path / "b", ["zh-tw"], find_revision=False)
+    assert book.has_high() and "book-zh-tw/01-load.md: cannot read" in book.problems[0]
