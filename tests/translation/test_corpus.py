@@ -56,7 +56,7 @@ def test_cli_ranks_by_severity_with_a_section_summary_first(tmp_path):
     bad.write_text(text, encoding="utf-8")
     root = Path(__file__).resolve().parents[2]
     r = subprocess.run([sys.executable, str(root / "scripts" / "check_translation.py"),
-                        str(CORPUS / p["original"]), str(bad), "--lang", "en"],
+                        str(CORPUS / p["original"]), str(bad), "--lang", "en", "--precision"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 1
     summary, _, body = r.stdout.partition("\n\n")
