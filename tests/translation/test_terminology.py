@@ -125,9 +125,14 @@ def test_cli_checks_the_original_against_its_own_glossary(tmp_path):
     text = (FIX / "original.md").read_text(encoding="utf-8")
     original.write_text(text + "\n操作系统内核与全归约（all-reduce）。\n", encoding="utf-8")
     (source / "glossary.yml").write_text(ORIGINAL_GLOSSARY, encoding="utf-8")
-    args = CHECK + [str(original), str(FIX / "zh-tw.md"), "--lang", "zh-tw", "--no-glossary"]
+    # the translation carries the added paragraph too (a paragraph on one side only would be
+    # a finding of its own)
+    translation = tmp_path / "zh-tw.md"
+    translation.write_text((FIX / "zh-tw.md").read_text(encoding="utf-8")
+                           + "\n作業系統核心與全歸約（all-reduce）。\n", encoding="utf-8")
+    args = CHECK + [str(original), str(translation), "--lang", "zh-tw", "--no-glossary"]
     assert subprocess.run(args, capture_output=True, text=True).returncode == 0
-    args = CHECK + [str(original), str(FIX / "zh-tw.md"), "--lang", "zh-tw",
+    args = CHECK + [str(original), str(translation), "--lang", "zh-tw",
                     "--glossary", str(tmp_path / "none.yml")]
     (tmp_path / "none.yml").write_text("terms: []\n", encoding="utf-8")
     assert subprocess.run(args, capture_output=True, text=True).returncode == 0
