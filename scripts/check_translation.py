@@ -46,6 +46,22 @@ def _read(path: str) -> str:
         raise SystemExit(f"error: {path}: {exc.strerror}")
 
 
+def unsafe_findings(original_path: str, original: str, translation_path: str,
+                    translation: str) -> list[Finding]:
+    """What a translation may not carry (bookkit/trust.py: raw HTML but the anchors, raw TeX,
+    figure scripts of its own, symlinked images, script URLs), as high-severity findings."""
+    from bookkit import trust
+    from bookkit.markdown import parse
+    original_tokens = parse(original)[0]
+    figures = Path(original_path).resolve().parent / "figures"
+    book_root = figures.parent.parent
+    problems = trust.chapter_problems(parse(translation)[0], translation, False, original_tokens,
+                                      trust.math_commands(original_tokens), figures, book_root,
+                                      Path(translation_path).resolve())
+    return [Finding("unsafe", None, None, None, p.line,
+                    p.message + (f" ({p.hint})" if p.hint else ""), "high") for p in problems]
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         translations = load_registry(ROOT).translations
@@ -86,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     if edition.is_traditional_chinese:   # and Simplified characters left in the prose
         findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
                      for x in leftover_simplified(translation)]
+    findings += unsafe_findings(args.original, original, args.translation, translation)
     findings = rank(findings)
     if args.format == "json":
         print(json.dumps([f.to_dict() for f in findings], ensure_ascii=False, indent=2))

@@ -13,7 +13,8 @@ from typing import Callable
 from ..cache import Cache, sha256_bytes
 from ..load import read_book_config
 from ..markdown import parse
-from ..model import (Book, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
+from .. import trust
+from ..model import (Book, BuildError, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
                      ResolvedChapter, ResolvedEdition)
 from .cells import resolve_cells
 from .figures import FigureTask, resolve_figures, svg_size
@@ -35,7 +36,8 @@ class Resolver:
         self.cell_timeout = cell_timeout
         self.log = log
         self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
-        self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
+        self._figure_memo: dict[tuple, tuple] = {}
+        self._trusted_memo: dict[str, tuple] = {}   # edition -> digests it passed the check with  # its format keys -> (deps, FigureImage)
         # What the last resolve actually executed (not served from cache); tests read it.
         self.executed_cells: list[int] = []
         self.drawn_figures: list[str] = []
@@ -49,6 +51,11 @@ class Resolver:
         if hit and hit[0] == digest:
             return hit
         tokens, env = parse(chapter.text)
+        # Before anything reads the tokens: an unclosed fence swallows the rest of the file,
+        # and what fails later (a cell's NameError, unknown labels) would not name it.
+        fence = trust.unclosed_fence(tokens, chapter.text.splitlines())
+        if fence:
+            raise BuildError(chapter.path, fence.line, fence.message, fence.hint)
         self._parsed[str(chapter.path)] = (digest, tokens, env)
         return self._parsed[str(chapter.path)]
 
@@ -79,6 +86,7 @@ class Resolver:
         edition = book.editions[key]
         labels: dict[str, Label] = {}
         chapters = []
+        self.check_trust(book, key)
         for chapter in edition.chapters:
             digest, tokens, env = self.parsed(chapter)
             values = cells[chapter.number].values
@@ -90,6 +98,29 @@ class Resolver:
                                             scenarios=cells[chapter.number].scenarios))
         return ResolvedEdition(info=edition.info, chapters=chapters, labels=labels,
                                labels_digest=_digest(sorted(labels.items())))
+
+    def check_trust(self, book: Book, key: str) -> None:
+        """The trust boundary (`bookkit.trust`), before an edition's text is numbered, drawn or
+        rendered: every problem of the edition, each at its file:line, stops the build."""
+        edition = book.editions[key]
+        original = {c.number: self.parsed(c)[1] for c in book.original.chapters}
+        trusted = edition.info.spec.trusted
+        memo = (key, tuple(self.parsed(c)[0] for c in (*edition.chapters,
+                                                        *book.original.chapters)))
+        if self._trusted_memo.get(key) == memo:   # unchanged since it passed (`--serve`)
+            return
+        math = set() if trusted else set().union(*map(trust.math_commands, original.values()))
+        figures_dir = book.original.info.folder / "figures"
+        problems = [BuildError(chapter.path, p.line, p.message, p.hint)
+                    for chapter in edition.chapters
+                    for p in trust.chapter_problems(
+                        self.parsed(chapter)[1], chapter.text, trusted,
+                        original.get(chapter.number, []), math, figures_dir, book.root,
+                        chapter.path)]
+        if problems:
+            raise problems[0] if len(problems) == 1 else BuildError(
+                None, None, "\n".join(p.render() for p in problems))
+        self._trusted_memo[key] = memo
 
     def figure_tasks(self, resolved: ResolvedBook) -> list[FigureTask]:
         figures_root = resolved.book.original.info.folder   # figure scripts live with the original
