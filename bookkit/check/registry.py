@@ -75,7 +75,7 @@ CHECKS: tuple[Check, ...] = (
     Check("sources", _always, lambda r: sources.source_findings(r.root)),
     # the trust boundary: what no contribution may carry, in the sources and in the pages
     Check("unsafe-source", _always, lambda r: trust.trust_findings(r.root)),
-    Check("unsafe-output", _always, lambda r: trust.unsafe_output_findings(r.site)),
+    Check("unsafe-output", _always, lambda r: trust.unsafe_output_findings(r.scan)),
 )
 
 
