@@ -134,3 +134,24 @@ def test_a_symlinked_image_folder_is_an_error_too(attacked, tmp_path):
     root = attacked(translation=TRANSLATION + "\n![leak](images/leak.svg)\n")
     os.symlink(tmp_path / "outside", root / "book-en" / "images")
     refused(root, build_site(root), "symlink", "LEAK-8")
+
+
+def test_text_that_pandoc_would_read_as_markup_stays_text_in_the_epub(attacked):
+    """markdown-it leaves these as text (so the site shows text), but Pandoc would read an HTML
+    tag with an event handler and a span with an onclick attribute in them: a translation's text
+    reaches Pandoc escaped, so the EPUB (HTML) shows the same text and carries no handler."""
+    import zipfile
+    line = ("An <img src=x onerror=alert('x3')> inline, [s]{onclick=\"alert(4)\"} and "
+            "<!-- a note --> end.")
+    root = attacked(translation=TRANSLATION + "\n" + line + "\n")
+    assert build_site(root).returncode == 0
+    site = (root / "build/site/en/x.html").read_text(encoding="utf-8")
+    assert "&lt;img src=x onerror" in site and "<img src=\"x\"" not in site
+    res = run(root, "book/build_epub.py", "--edition", "en")
+    assert res.returncode == 0, res.stderr
+    with zipfile.ZipFile(root / "book-en" / "AI-Infra-Book-EN.epub") as epub:
+        pages = "".join(epub.read(n).decode("utf-8") for n in epub.namelist()
+                        if n.endswith(".xhtml"))
+    assert "&lt;img src=x onerror=alert(" in pages and "[s]{onclick=" in pages
+    assert "<img src=\"x\"" not in pages and "onclick=\"" not in pages
+    assert "a note" not in pages        # a comment is dropped, not printed
