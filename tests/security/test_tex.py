@@ -24,13 +24,15 @@ def test_tex_in_translated_prose_is_text(attacked, secret):
             "[s]{onclick=1} end.\n")
     root = attacked(translation=text)
     edition = root / "book-en" / "edition.yml"     # an interface string is text too
-    edition.write_text(edition.read_text().replace("version: Version",
-                                                   f"version: V\\input{{{secret}}}"))
+    text = edition.read_text().replace("version: Version", f"version: V\\input{{{secret}}}")
+    # (a short path: a long one runs off the title page)
+    edition.write_text(text.replace("title: Understanding", "title: T\\input{/etc/hostname} U"))
     res = run(root, "-m", "bookkit", "pdf", "--edition", "en")
     assert res.returncode == 0, res.stderr
-    shown = pdf_text(root / "book-en" / "AI-Infra-Book-EN.pdf")
+    shown = " ".join(pdf_text(root / "book-en" / "AI-Infra-Book-EN.pdf").split())
     assert f"\\input{{{secret}}}" in shown           # as written, in the prose...
-    assert f"V\\input{{{secret}}}" in shown           # ...and on the title page
+    assert f"V\\input{{{secret}}}" in shown           # ...on the title page...
+    assert "T\\input{/etc/hostname} U" in shown       # ...and in the title
     assert "[s]{onclick=1}" in shown
     assert "SECRET-FILE-CONTENT" not in shown
     assert not (root / "book-en" / "x").exists()
