@@ -37,7 +37,8 @@ class Resolver:
         self.log = log
         self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
         self._figure_memo: dict[tuple, tuple] = {}
-        self._trusted_memo: dict[str, tuple] = {}   # edition -> digests it passed the check with  # its format keys -> (deps, FigureImage)
+        self._trusted_memo: dict[str, tuple] = {}   # chapter path -> (its inputs, its problems)
+        self._math_of: dict[str, tuple] = {}        # original chapter -> (digest, math commands)  # its format keys -> (deps, FigureImage)
         # What the last resolve actually executed (not served from cache); tests read it.
         self.executed_cells: list[int] = []
         self.drawn_figures: list[str] = []
@@ -101,26 +102,34 @@ class Resolver:
 
     def check_trust(self, book: Book, key: str) -> None:
         """The trust boundary (`bookkit.trust`), before an edition's text is numbered, drawn or
-        rendered: every problem of the edition, each at its file:line, stops the build."""
+        rendered: every problem of the edition, each at its file:line, stops the build.
+        Memoised per chapter (its text, its original's, the original's math commands), so a
+        `--serve` rebuild checks only the chapter that changed."""
         edition = book.editions[key]
-        original = {c.number: self.parsed(c)[1] for c in book.original.chapters}
         trusted = edition.info.spec.trusted
-        memo = (key, tuple(self.parsed(c)[0] for c in (*edition.chapters,
-                                                        *book.original.chapters)))
-        if self._trusted_memo.get(key) == memo:   # unchanged since it passed (`--serve`)
-            return
-        math = set() if trusted else set().union(*map(trust.math_commands, original.values()))
+        original = {c.number: self.parsed(c) for c in book.original.chapters}
+        math: frozenset = frozenset()
+        if not trusted:
+            for chapter in book.original.chapters:
+                digest, tokens, _env = original[chapter.number]
+                if self._math_of.get(str(chapter.path), ("",))[0] != digest:
+                    self._math_of[str(chapter.path)] = (digest, trust.math_commands(tokens))
+            math = frozenset().union(*(m for _d, m in self._math_of.values()))
         figures_dir = book.original.info.folder / "figures"
-        problems = [BuildError(chapter.path, p.line, p.message, p.hint)
-                    for chapter in edition.chapters
-                    for p in trust.chapter_problems(
-                        self.parsed(chapter)[1], chapter.text, trusted,
-                        original.get(chapter.number, []), math, figures_dir, book.root,
-                        chapter.path)]
+        problems = []
+        for chapter in edition.chapters:
+            digest, tokens, _env = self.parsed(chapter)
+            ours = original.get(chapter.number, ("", [], {}))
+            memo_key = (trusted, digest, *(() if trusted else (ours[0], math)))
+            hit = self._trusted_memo.get(str(chapter.path))
+            if hit is None or hit[0] != memo_key:
+                found = trust.chapter_problems(tokens, chapter.text, trusted, ours[1], set(math),
+                                               figures_dir, book.root, chapter.path)
+                hit = self._trusted_memo[str(chapter.path)] = (memo_key, found)
+            problems += [BuildError(chapter.path, p.line, p.message, p.hint) for p in hit[1]]
         if problems:
             raise problems[0] if len(problems) == 1 else BuildError(
                 None, None, "\n".join(p.render() for p in problems))
-        self._trusted_memo[key] = memo
 
     def figure_tasks(self, resolved: ResolvedBook) -> list[FigureTask]:
         figures_root = resolved.book.original.info.folder   # figure scripts live with the original
