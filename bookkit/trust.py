@@ -231,9 +231,55 @@ def unsafe_url_problems(tokens: list[Token]) -> list[Problem]:
     return out
 
 
-def image_problems(tokens: list[Token], chapter_path: Path) -> list[Problem]:
+# Elements of an SVG that run script or embed a document: refused in a contributor's SVG
+# image (the site ships it as a file of its origin, and inlines an SVG figure into the page,
+# where its event handlers would run) and in any SVG of the built site.
+SVG_ACTIVE_TAGS = ("script", "foreignobject", "iframe", "embed", "object", "handler", "listener")
+SVG_URL_ATTRS = ("href", "xlink:href", "src", "action", "formaction", "data", "values", "from",
+                 "to", "by")
+# A raster drawn into a figure (matplotlib's imshow) is embedded as a data: URL of an image
+# type that cannot hold script: the one data: URL an SVG may carry.
+_RASTER_DATA_RE = re.compile(r"^\s*data:image/(?:png|jpeg|gif|webp);base64,", re.I)
+
+
+class _SvgScan(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[tuple[int, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        line = self.getpos()[0]
+        if tag.lower() in SVG_ACTIVE_TAGS:
+            self.found.append((line, f"<{tag}> runs script or embeds a document"))
+        for name, value in attrs:
+            name = name.lower()
+            if name.startswith("on"):
+                self.found.append((line, f"<{tag} {name}=…>: an event-handler attribute runs "
+                                   "script"))
+            elif (name in SVG_URL_ATTRS and value and UNSAFE_SCHEME_RE.match(value)
+                  and not (tag == "image" and _RASTER_DATA_RE.match(value))):
+                self.found.append((line, f"<{tag} {name}=\"{value[:40]}\">: javascript:, "
+                                   "vbscript:, data: and file: URLs are not allowed"))
+
+    handle_startendtag = handle_starttag
+
+
+def unsafe_svg(text: str) -> list[tuple[int, str]]:
+    """(line, what) for everything in an SVG document that could run script."""
+    if not re.search(r"<\s*(?:script|foreignobject|iframe|embed|object|handler|listener)\b"
+                     r"|\son[a-z]+\s*=|javascript:|vbscript:|data:|file:", text, re.I):
+        return []        # the parse is for files that might hold one
+    parser = _SvgScan()
+    parser.feed(text)
+    parser.close()
+    return parser.found
+
+
+def image_problems(tokens: list[Token], chapter_path: Path,
+                   trusted: bool = True) -> list[Problem]:
     """Every edition: an image is a file of the book, reached without a symlink (a missing
-    image is the renderers' error, with the same line)."""
+    image is the renderers' error, with the same line). An untrusted edition's own SVG image
+    holds no script."""
     from . import images
     out = []
     for tok in _walk(tokens):
@@ -241,11 +287,20 @@ def image_problems(tokens: list[Token], chapter_path: Path) -> list[Problem]:
         if not src or src.endswith(".py") or not images.is_local(src):
             continue
         try:
-            images.source_path(chapter_path, src)
+            path = images.source_path(chapter_path, src)
         except images.UnsafeImage as exc:
             out.append(Problem(_line(tok), str(exc)))
+            continue
         except images.ImageError:
-            pass
+            continue
+        if not trusted and path.suffix.lower() == ".svg" and path.parent.is_relative_to(
+                chapter_path.parent):
+            found = unsafe_svg(path.read_text(encoding="utf-8", errors="replace"))
+            if found:
+                out.append(Problem(_line(tok), f"SVG image {src} is not allowed in a "
+                                   f"translation: line {found[0][0]}: {found[0][1]}",
+                                   "export the drawing without scripts, links or event "
+                                   "handlers"))
     return out
 
 
@@ -257,7 +312,7 @@ def chapter_problems(tokens: list[Token], text: str, trusted: bool, original_tok
     out = [fence] if fence else []
     out += unsafe_url_problems(tokens) + figure_problems(tokens, figures_dir, root)
     if chapter_path is not None:
-        out += image_problems(tokens, chapter_path)
+        out += image_problems(tokens, chapter_path, trusted)
     if not trusted:
         out += untrusted_problems(tokens, original_tokens, original_math)
     return sorted(out, key=lambda p: p.line or 0)

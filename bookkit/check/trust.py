@@ -6,8 +6,6 @@ edition's output may carry (`on*=` attributes, javascript:/vbscript:/data: URLs)
 """
 from __future__ import annotations
 
-import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 from .. import trust
@@ -59,13 +57,7 @@ _URL_ATTRS = ("href", "src", "action", "formaction", "xlink:href", "poster", "da
 TEMPLATE_HANDLERS = {("link", "onload", "this.media='all'")}
 
 
-# A raster drawn into a figure (matplotlib's imshow) is embedded in its SVG as a data: URL of
-# an image type that cannot hold script: the one data: URL allowed, and in SVG files only.
-_RASTER_DATA_RE = re.compile(r"^data:image/(?:png|jpeg|gif|webp);base64,", re.I)
-
-
-def unsafe_attributes(tag: str, attrs: list[tuple[str, str | None]],
-                      svg: bool = False) -> list[str]:
+def unsafe_attributes(tag: str, attrs: list[tuple[str, str | None]]) -> list[str]:
     """What in one start tag would run script or load an inline document: `on*=` handlers,
     javascript:/vbscript:/data:/file: URLs. The site check's page parser asks it for every tag
     (`bookkit.check.links`), so the pages are parsed once for all the site checks."""
@@ -73,25 +65,12 @@ def unsafe_attributes(tag: str, attrs: list[tuple[str, str | None]],
     for name, value in attrs:
         if name.startswith("on") and (tag, name, value) not in TEMPLATE_HANDLERS:
             out.append(f"<{tag} {name}=…>: an event-handler attribute runs script")
-        elif svg and tag == "image" and value and _RASTER_DATA_RE.match(value):
-            continue
         elif name in _URL_ATTRS and value and any(
                 trust.UNSAFE_SCHEME_RE.match(part.strip()) for part in
                 (value.split(",") if name == "srcset" else [value])):
             out.append(f"<{tag} {name}=\"{value[:40]}\">: javascript:, vbscript:, data: and "
                        "file: URLs are not allowed")
     return out
-
-
-class _SvgScan(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.found: list[tuple[int, str]] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.found += [(self.getpos()[0], p) for p in unsafe_attributes(tag, attrs, svg=True)]
-
-    handle_startendtag = handle_starttag
 
 
 def unsafe_output_findings(scan) -> list[Finding]:
@@ -101,11 +80,6 @@ def unsafe_output_findings(scan) -> list[Finding]:
            for path, page in sorted(scan.pages.items()) for line, message in page.unsafe]
     for rel in sorted(f for f in scan.files if f.endswith(".svg")):
         text = (Path(scan.site) / rel).read_text(encoding="utf-8", errors="replace")
-        if not re.search(r"\son[a-z]+\s*=|javascript:|vbscript:|data:|file:", text, re.I):
-            continue        # the parse is for files that might hold one
-        parser = _SvgScan()
-        parser.feed(text)
-        parser.close()
         out += [Finding("unsafe-output", f"{rel}:{line}", message, ERROR, line)
-                for line, message in parser.found]
+                for line, message in trust.unsafe_svg(text)]
     return out

@@ -66,12 +66,16 @@ def test_no_output_carries_event_handlers_or_script_urls(attacked):
     """The original's author may write raw HTML (trusted), but check_site still refuses any page
     that carries an on*= attribute or a javascript: URL, whoever wrote it."""
     root = attacked(original=ORIGINAL + '\n<img src="a.png" alt="" onerror="alert(1)">\n\n'
-                    '<a href="javascript:void(0)">x</a>\n')
+                    '<a href="javascript:void(0)">x</a>\n\n![图](images/a.svg)\n')
+    (root / "manuscripts" / "images").mkdir()
+    (root / "manuscripts" / "images" / "a.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9">\n<script>1</script></svg>')
     assert build_site(root).returncode == 0
     res = run(root, "scripts/check_site.py", "--no-translations")
     assert res.returncode == 1
     assert "x.html:" in res.stdout and "unsafe-output: <img onerror=" in res.stdout, res.stdout
     assert "unsafe-output: <a href=\"javascript:void(0)\">" in res.stdout
+    assert "a.svg:2: unsafe-output: <script> runs script" in res.stdout
 
 
 def test_check_site_fails_a_pull_request_that_tries_one(attacked):
@@ -155,3 +159,21 @@ def test_text_that_pandoc_would_read_as_markup_stays_text_in_the_epub(attacked):
     assert "&lt;img src=x onerror=alert(" in pages and "[s]{onclick=" in pages
     assert "<img src=\"x\"" not in pages and "onclick=\"" not in pages
     assert "a note" not in pages        # a comment is dropped, not printed
+
+
+@pytest.mark.parametrize("inside", [
+    "<script>alert('s1')</script>",
+    "<image href='x.png' onerror=\"alert('s2')\"/>",
+    "<a xlink:href=\"javascript:alert('s3')\"><text>x</text></a>",
+    "<foreignObject><div>s4</div></foreignObject>",
+])
+def test_a_translations_svg_image_holds_no_script(attacked, inside):
+    """A translation's own SVG image is a file of the site's origin, and an SVG claiming to be a
+    figure (class bk-fig) is inlined into the page by app.js: it may hold no script."""
+    root = attacked(translation=TRANSLATION + "\n![drawing](images/d.svg)\n")
+    (root / "book-en" / "images").mkdir()
+    (root / "book-en" / "images" / "d.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        f'class="bk-fig" width="10" height="10">{inside}</svg>')
+    refused(root, build_site(root), "SVG image images/d.svg is not allowed", inside)
+    reported(root, "SVG image")
