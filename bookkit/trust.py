@@ -3,8 +3,9 @@ model").
 
 Who is trusted is decided by the edition registry (`EditionSpec.trusted`: the original); this
 module says what an untrusted edition's chapter may hold, and is asked by the resolve stage
-(`Resolver.number_edition`: the build stops at the first problem, with file:line) and by
-`check_site.py` (`bookkit.check.sources`: every problem, as errors). A translation is text: it
+(`Resolver.check_trust`, before an edition is numbered: the build stops with every problem at
+its file:line), by `check_site.py` (`bookkit.check.trust`: errors) and by
+`check_translation.py` (high findings). A translation is text: it
 may carry the documented raw anchors and nothing else of HTML, no raw TeX, no figure script but
 the original's figure of the same id, and math built only from control sequences the
 original's author used. Some rules hold for every edition (no `javascript:`/`data:` URLs, no
