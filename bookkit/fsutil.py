@@ -1,17 +1,73 @@
-"""Replacing an output folder as a whole, so readers never see a half-written one."""
+"""Replacing an output folder as a whole, so readers never see a half-written one, nor none."""
 from __future__ import annotations
 
+import ctypes
+import errno
 import os
 import shutil
+import signal
 from pathlib import Path
+
+#: Tests stop a swap between its steps with this set to a step's name (see `_step`): the
+#: process kills itself there, as a power cut or SIGKILL would.
+STOP_ENV = "BOOKKIT_TEST_SWAP_STOP"
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
 
 
 def swap_dir(new: Path, out: Path) -> None:
-    """Put the finished folder `new` in place of `out` (two renames; the old tree is removed)."""
+    """Put the finished folder `new` in place of `out`; the old tree is removed.
+
+    One atomic exchange of the two names (Linux renameat2 RENAME_EXCHANGE): at every moment
+    `out` is the old tree or the new one, complete, so a server, a check or a release reading
+    it never finds it missing, and a build killed at any step leaves a whole site. Chosen over
+    a symlinked `out` switched by renaming a new link over it (also atomic), because `out`
+    stays a plain folder for everything that reads it (tar, copytree, static servers). Where
+    the exchange is not available (another OS, a file system without it), two renames, and
+    a next swap first puts back an old tree that a kill between them left aside.
+    """
     old = out.with_name(out.name + ".old")
+    if not out.exists() and old.is_dir():      # a kill between the two renames, last time
+        os.rename(old, out)
     if old.exists():
         shutil.rmtree(old)
+    _step("before-swap")
+    if out.exists() and _exchange(new, out):
+        _step("after-swap")
+        shutil.rmtree(new, ignore_errors=True)   # the old tree, now under the new one's name
+        return
     if out.exists():
         os.rename(out, old)
+        _step("between-renames")
     os.rename(new, out)
     shutil.rmtree(old, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap the names `a` and `b` atomically; False if this system cannot."""
+    renameat2 = getattr(_libc(), "renameat2", None)
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(a), None, str(b))
+
+
+_LIBC: list = []
+
+
+def _libc():
+    if not _LIBC:
+        try:
+            _LIBC.append(ctypes.CDLL(None, use_errno=True))
+        except OSError:
+            _LIBC.append(None)
+    return _LIBC[0]
+
+
+def _step(name: str) -> None:
+    if os.environ.get(STOP_ENV) == name:
+        os.kill(os.getpid(), signal.SIGKILL)

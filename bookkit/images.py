@@ -42,6 +42,10 @@ class ImageError(Exception):
     """An image that is missing or cannot be converted (message says what to do)."""
 
 
+class UnsafeImage(ImageError):
+    """An image reached through a symlink or outside the book (a file of the build machine)."""
+
+
 def is_local(src: str) -> bool:
     return bool(src) and not _REMOTE_RE.match(src)
 
@@ -68,9 +72,23 @@ def source_path(chapter_path: Path, src: str) -> Path:
     candidates = [chapter_path.parent / rel, chapter_path.parent.parent / "manuscripts" / rel]
     for candidate in candidates:
         if candidate.is_file():
-            return candidate
+            return _inside_book(chapter_path.parent.parent, candidate, rel)
     raise ImageError(f"image not found: {rel.as_posix()} (paths are relative to the chapter "
                      f"file; put it in {chapter_path.parent.name}/{rel.parent.as_posix()}/)")
+
+
+def _inside_book(root: Path, path: Path, rel: Path) -> Path:
+    """`path` if it is a file of the book reached without a symlink: a link could put any file
+    of the build machine (`images/x.svg -> /etc/passwd`) on the site and into the PDF."""
+    link = next((p for p in (path, *path.parents) if p.is_symlink()
+                 and root in p.parents), None)
+    if link is not None:
+        raise UnsafeImage(f"image {rel.as_posix()} is reached through a symlink "
+                         f"({link.relative_to(root).as_posix()}): images must be files of the book; "
+                         "copy the file in instead of linking it")
+    if root.resolve() not in path.resolve().parents:
+        raise UnsafeImage(f"image {rel.as_posix()} is outside the book")
+    return path
 
 
 def _check_format(path: Path) -> str:

@@ -120,6 +120,14 @@ class EditionSpec:
     line: int              # of its entry in book.yml, for messages
 
     @property
+    def trusted(self) -> bool:
+        """The trust boundary, decided here and nowhere else: the original's folder (with its
+        figure scripts and calc cells) and `calculations/` are the author's code; every other
+        edition's folder is a contributor's text, checked by `bookkit.trust` before it is
+        rendered (no raw HTML but the anchor forms, no raw TeX, no figure of its own)."""
+        return self.is_original
+
+    @property
     def url_prefix(self) -> str:
         """"" for the site root, "en/" for a folder."""
         return f"{self.path}/" if self.path else ""

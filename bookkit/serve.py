@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import html
 import mimetypes
+import re
+import socket
 import sys
 import threading
 import time
@@ -18,6 +20,19 @@ from .build import Builder
 from .load import book_dirs
 from .model import BuildError
 from .processes import Stopped
+
+# Limits for a server that only the author's browser should use, but any page the author
+# visits can reach (DNS rebinding) and any local program can hammer: a connection idle for
+# IDLE_TIMEOUT seconds is closed, a request's line and headers must arrive within
+# HEADER_DEADLINE (a client sending one byte a second gets no thread for ever), at most
+# MAX_CONNECTIONS at once (each is a thread; the live-reload stream holds one per open tab).
+IDLE_TIMEOUT = 30.0
+HEADER_DEADLINE = 10.0
+MAX_CONNECTIONS = 32
+MAX_PATH = 1024            # bytes of a decoded URL path; longer is a malformed request
+#: the Host names a browser uses for this server; anything else is another site's page
+#: reaching it through DNS rebinding
+LOCAL_HOST_RE = re.compile(r"^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$", re.I)
 
 #: watched besides the book's folders (every edition's, from manuscripts/book.yml)
 WATCHED = ("website/templates", "website/static", "calculations")
@@ -80,30 +95,75 @@ class LiveState:
             self.cond.notify_all()
 
 
-def make_handler(site: Path, state: LiveState):
-    site = site.resolve()
+def bad_path(path: str) -> str | None:
+    """Why a decoded URL path is malformed (a 400), or None: NUL and control characters, and
+    lengths no file of the site has, never reach the file system."""
+    if len(path.encode("utf-8", "surrogatepass")) > MAX_PATH:
+        return f"path longer than {MAX_PATH} bytes"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in path):
+        return "control character in the path"
+    if any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in path.split("/")):
+        return "path segment longer than 255 bytes"
+    return None
 
+
+def make_handler(site: Path, state: LiveState):
+    # Resolved per request, not here: build/site is a symlink switched to each new build.
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        timeout = IDLE_TIMEOUT          # every read and write on the socket
 
         def log_message(self, fmt, *args):  # quiet: the build log is what matters
             pass
 
+        def handle_one_request(self):
+            # The idle timeout bounds each read; this bounds the whole request line and
+            # headers, which a slow client could otherwise send one byte at a time.
+            self._deadline = threading.Timer(HEADER_DEADLINE, self._drop)
+            self._deadline.daemon = True
+            self._deadline.start()
+            try:
+                super().handle_one_request()
+            finally:
+                self._deadline.cancel()
+
+        def parse_request(self):
+            ok = super().parse_request()      # reads the headers
+            self._deadline.cancel()
+            return ok
+
+        def _drop(self):
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+        def send_error(self, code, message=None, explain=None):
+            super().send_error(code, message, explain)
+            self.close_connection = True
+
         def do_GET(self):
-            path = unquote(urlsplit(self.path).path)
+            host = self.headers.get("Host", "")
+            if not LOCAL_HOST_RE.match(host):
+                return self.send_error(403, "Host must be 127.0.0.1, localhost or [::1]",
+                                       f"refused Host {host[:100]!r}: this preview server "
+                                       "answers only pages of its own address")
+            try:
+                path = unquote(urlsplit(self.path).path, errors="strict")
+            except ValueError:               # not UTF-8 once decoded, or not a URL at all
+                return self.send_error(400, "malformed path")
+            problem = bad_path(path)
+            if problem:
+                return self.send_error(400, f"malformed path: {problem}")
             if path == "/__livereload":
                 return self.events()
-            target = (site / path.lstrip("/")).resolve()
-            # Serve nothing outside the site folder (no `..` escapes, no symlinks out).
-            if target != site and site not in target.parents:
-                return self.send_error(403)
-            if target.is_dir():
-                target = target / "index.html"
-            status = 200
-            if not target.is_file():
-                status, target = 404, site / "404.html"
-                if not target.is_file():
-                    return self.send_error(404)
+            try:
+                found = self.find(path)
+            except (OSError, ValueError):    # a name the file system refuses: not a page
+                return self.send_error(400, "malformed path")
+            if found is None:
+                return None
+            status, target = found
             data = target.read_bytes()
             ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
             if target.suffix == ".html":
@@ -117,6 +177,23 @@ def make_handler(site: Path, state: LiveState):
             self.send_header("Cache-Control", "no-cache")
             self.end_headers()
             self.wfile.write(data)
+
+        def find(self, path: str) -> tuple[int, Path] | None:
+            """(status, file) for a URL path; None after an error was sent."""
+            root = site.resolve()
+            target = (root / path.lstrip("/")).resolve()
+            # Serve nothing outside the site folder (no `..` escapes, no symlinks out).
+            if target != root and root not in target.parents:
+                self.send_error(403)
+                return None
+            if target.is_dir():
+                target = target / "index.html"
+            if target.is_file():
+                return 200, target
+            if (root / "404.html").is_file():
+                return 404, root / "404.html"
+            self.send_error(404)
+            return None
 
         def inject(self, data: bytes) -> bytes:
             # The overlay comes before the client, which takes the page as parsed so far as
@@ -179,10 +256,33 @@ def rebuild(builder: Builder, state: LiveState, reason: str, full: bool = True) 
 class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True
 
+    def __init__(self, *args, **kwargs) -> None:
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request, client_address) -> None:
+        # A thread per connection, at most MAX_CONNECTIONS: one more is answered 503 and
+        # closed here, without a thread.
+        if not self._slots.acquire(blocking=False):
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                                b"Connection: close\r\nRetry-After: 1\r\n\r\n")
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
     def handle_error(self, request, client_address) -> None:
         # A browser that cancels a request (a reload, a closed tab) resets its connection:
         # that is normal, not a traceback for the author to read.
-        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError, TimeoutError)):
             return
         super().handle_error(request, client_address)
 

@@ -101,10 +101,56 @@ class DependencyRecorder:
         return deps
 
 
+#: how many characters one job (a chapter's cells, a figure) may print into the build log
+OUTPUT_CAP = 64 * 1024
+
+
+class _CappedStream:
+    """sys.stdout/sys.stderr of a job: written through until the job has printed OUTPUT_CAP
+    characters (both streams together), then counted and dropped. A cell that prints in a loop
+    would otherwise write without bound into the terminal or CI log. Python-level: output
+    written to the file descriptors directly (os.write, a subprocess) is not seen."""
+
+    def __init__(self, stream, budget: list[int], dropped: list[int]) -> None:
+        self._stream, self._budget, self._dropped = stream, budget, dropped
+
+    def write(self, text: str) -> int:
+        room = self._budget[0]
+        data = str(text)
+        if len(data) > room:
+            self._dropped[0] += len(data) - room
+            data = data[:room]
+        self._budget[0] -= len(data)
+        if data:
+            self._stream.write(data)
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def __getattr__(self, name):     # isatty, encoding, fileno…: the real stream's
+        return getattr(self._stream, name)
+
+
+def _run_capped(func, args):
+    """`func(*args)` with its printed output capped (`OUTPUT_CAP`), the cap said in the log."""
+    budget, dropped = [OUTPUT_CAP], [0]
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _CappedStream(out, budget, dropped), _CappedStream(err, budget, dropped)
+    try:
+        return func(*args)
+    finally:
+        sys.stdout, sys.stderr = out, err
+        if dropped[0]:
+            err.write(f"\n[bookkit: output capped at {OUTPUT_CAP:,} characters per cell run or "
+                      f"figure: {dropped[0]:,} more characters not shown in the build log]\n")
+            err.flush()
+
+
 def _child(conn, func, args, parent_pid: int) -> None:
     die_with_parent(parent_pid)
     try:
-        result = func(*args)
+        result = _run_capped(func, args)
     except BaseException:  # reported to the parent, which decides what to show
         result = JobResult(ok=False, error=traceback.format_exc())
     try:
@@ -178,7 +224,7 @@ def _serve(conn, func, parent_pid: int) -> None:
         if args is None:
             return
         try:
-            result = func(*args)
+            result = _run_capped(func, args)
         except BaseException:  # reported to the parent, which decides what to show
             result = JobResult(ok=False, error=traceback.format_exc())
         conn.send(result)

@@ -368,6 +368,14 @@ def main(argv=None) -> int:
         out = args.func(args)
     except CalcError as e:
         parser.exit(2, f"calc.py {args.command}: error: {e}\n")
+    except OverflowError as e:
+        # Inputs are exact integers however large (cliargs), but the formulas work in floats:
+        # name the inputs that are out of any real range instead of a traceback.
+        big = [f"--{k.replace('_', '-')} {v:.3g}" for k, v in sorted(vars(args).items())
+               if isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) > 1e15]
+        parser.exit(2, f"calc.py {args.command}: error: a value is too large to compute with "
+                       f"({e})" + (f": {', '.join(big)}" if big else "")
+                       + "; give sizes a real system has (below 1e15)\n")
     try:
         sys.stdout.write(out + "\n")
     except BrokenPipeError:  # e.g. `calc.py models | head`

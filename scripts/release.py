@@ -47,7 +47,10 @@ def edition_artifacts(root: Path = ROOT) -> dict[str, tuple[str, str]]:
     EPUB per edition of the registry (manuscripts/book.yml), PDFs first."""
     from bookkit.load import load_registry
     registry = load_registry(root)
-    out = {e.pdf_name: (f"{e.out}/{e.pdf_name}", f"bash {e.out}/build_pdf.sh") for e in registry}
+    # The command is the pipeline's own, not the edition folder's build_pdf.sh: a translation
+    # folder is a contributor's text, never run (CONTRIBUTING, "Threat model").
+    out = {e.pdf_name: (f"{e.out}/{e.pdf_name}", f"python -m bookkit pdf --edition {e.id}")
+           for e in registry}
     out.update({e.epub_name: (f"{e.out}/{e.epub_name}",
                               f"python3 book/build_epub.py --edition {e.id}") for e in registry})
     return out

@@ -25,7 +25,8 @@ fi
 stamp=.venv/.requirements.sha256
 want=$(sha256sum requirements.txt | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+  # the lock: every package pinned with its hashes (requirements.in, scripts/update_lock.sh)
+  .venv/bin/pip install -q --disable-pip-version-check --require-hashes -r requirements.txt
   echo "$want" > "$stamp"
 fi
 # pypandoc-binary ships pandoc but puts no command on PATH.

@@ -46,6 +46,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ..model import ERROR, INFO, WARNING, BuildError, Finding
+from .trust import unsafe_attributes
 
 __all__ = [
     "Page", "SiteChecker", "check_site", "scan_page", "external_links", "check_external",
@@ -97,6 +98,7 @@ class Page:
     fn_refs: list[tuple[str, str, int]] = field(default_factory=list)  # href, id, line
     fn_items: dict[str, int] = field(default_factory=dict)  # footnote li id -> line
     fn_backrefs: list[tuple[str, str | None, int]] = field(default_factory=list)  # href, enclosing footnote id, line
+    unsafe: list[tuple[int, str]] = field(default_factory=list)  # line, what runs script (check/trust.py)
 
     def where(self, ctx: str = "") -> str:
         return f"{self.path}#{ctx}" if ctx else self.path
@@ -118,6 +120,7 @@ class _PageParser(HTMLParser):
         page = self.page
         a = {k: (v if v is not None else "") for k, v in attrs}
         line = self.getpos()[0]
+        page.unsafe += [(line, problem) for problem in unsafe_attributes(tag, attrs)]  # trust.py
         classes = a.get("class", "").split()
         if tag == "html":
             page.lang = a.get("lang") or None

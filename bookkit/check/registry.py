@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..model import ERROR, WARNING, Finding
-from . import links, report, sources
+from . import links, report, sources, trust
 
 
 @dataclass
@@ -73,6 +73,9 @@ CHECKS: tuple[Check, ...] = (
     Check("stale", lambda r: r.stale, lambda r: report.stale_findings(r.root, strict=r.strict)),
     # typed heading numbers, static images, raw anchors, repository links
     Check("sources", _always, lambda r: sources.source_findings(r.root)),
+    # the trust boundary: what no contribution may carry, in the sources and in the pages
+    Check("unsafe-source", _always, lambda r: trust.trust_findings(r.root)),
+    Check("unsafe-output", _always, lambda r: trust.unsafe_output_findings(r.scan)),
 )
 
 

@@ -55,6 +55,22 @@ def find_glossary(translation: Path, edition_dir: Path | None, explicit: Path | 
     return Glossary(why="none beside the translation and none for the edition")
 
 
+def unsafe_findings(original_path: str, original: str, translation_path: str,
+                    translation: str) -> list[Finding]:
+    """What a translation may not carry (bookkit/trust.py: raw HTML but the anchors, raw TeX,
+    figure scripts of its own, symlinked images, script URLs), as high-severity findings."""
+    from bookkit import trust
+    from bookkit.markdown import parse
+    original_tokens = parse(original)[0]
+    figures = Path(original_path).resolve().parent / "figures"
+    book_root = figures.parent.parent
+    problems = trust.chapter_problems(parse(translation)[0], translation, False, original_tokens,
+                                      trust.math_commands(original_tokens), figures, book_root,
+                                      Path(translation_path).resolve())
+    return [Finding("unsafe", None, None, None, p.line,
+                    p.message + (f" ({p.hint})" if p.hint else ""), "high") for p in problems]
+
+
 def _original_terms(original_path: str, glossary: Glossary) -> list:
     """The terms of ``glossary.yml`` beside the original; none when glossaries are turned off
     (``--no-glossary``). Raises :class:`bookkit.glossary.GlossaryError` for one unreadable."""
@@ -103,6 +119,7 @@ def check_chapter(original_path: str, original: str, translation_path: str, tran
     if edition.is_traditional_chinese:
         findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
                      for x in leftover_simplified(translation)]
+    findings += unsafe_findings(original_path, original, translation_path, translation)
     revision = None
     if find_revision and result.skewed:
         from .skew import best_revision

@@ -43,6 +43,28 @@ REPO = Path(__file__).resolve().parents[2]
 TEMPLATE = REPO / "book" / "template.tex"
 EPUB_CSS = REPO / "book" / "epub.css"
 MAX_LATEX_RUNS = 3
+# XeLaTeX reads and writes only in its build folder (kpathsea: no absolute paths, no `..`, no
+# dot files; the TeX installation's own files are found by search and stay readable) and runs
+# no shell command: a `\\input{/etc/…}` that got into the sources fails instead of printing a
+# file of the build machine into the PDF.
+TEX_SANDBOX_ENV = {"openin_any": "p", "openout_any": "p", "shell_escape": "f"}
+TEX_SANDBOX_ARGS = ("-no-shell-escape",)
+_READ_REFUSED = re.compile(r"Not reading from (\S+) \(openin_any")
+_TEX_SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
+                 "#": r"\#", "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\~{}"}
+
+
+def reader_format(trusted: bool) -> str:
+    """Pandoc's Markdown reader for an edition's sources. A translation is text (the trust
+    boundary, `EditionSpec.trusted`): `\\command`, raw `{=latex}` spans and HTML tags in it are
+    read as text, never as TeX or HTML (the writer has made its own anchors Pandoc spans); the
+    original's author may write raw TeX on purpose."""
+    return "markdown" if trusted else "markdown-raw_tex-raw_attribute-raw_html"
+
+
+def latex_text(text: str) -> str:
+    """Plain text as LaTeX (for template variables, which Pandoc inserts unescaped)."""
+    return "".join(_TEX_SPECIALS.get(ch, ch) for ch in text)
 
 
 def edition_info(edition: str, where: Path | None = None):
@@ -638,7 +660,8 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
             if (source.root / sub).is_dir():
                 os.symlink((source.root / sub).resolve(), tmp / sub)
         tex = tmp / "book.tex"
-        cmd = [pandoc_exe(), *map(str, files), "--from", "markdown", "--to", "latex",
+        cmd = [pandoc_exe(), *map(str, files), "--from", reader_format(ed.spec.trusted),
+               "--to", "latex",
                "--standalone", "--template", str(TEMPLATE), "--top-level-division=chapter",
                "--metadata-file", str(source.metadata_file), *filters,
                "--resource-path", str(source.root), "--syntax-highlighting=default",
@@ -652,8 +675,8 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
                "-V", f"cjk-sans-bold={fs.cjk_sans_bold}",
                "-V", f"cover-bg={COVER['bg']}", "-V", f"cover-fg={COVER['fg']}",
                "-V", f"cover-accent={COVER['accent']}", "-V", f"cover-art={cover_tikz()}",
-               "-V", f"version-label={ed.strings['version']}",
-               "-V", f"date-label={ed.strings['date']}",
+               "-V", f"version-label={latex_text(ed.strings['version'])}",
+               "-V", f"date-label={latex_text(ed.strings['date'])}",
                "-M", f"version={version}", "-M", f"date={date}", "-V", "toc-depth=1"]
         if ed.spec.is_cjk:
             cmd += ["-V", "cjk-indent=true"]
@@ -669,21 +692,27 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
             shutil.copy(tex, Path(keep_tex) / "book.tex")
 
         env = dict(os.environ, SOURCE_DATE_EPOCH=str(_epoch(source.meta)), FORCE_SOURCE_DATE="1",
-                   **latex_errors.TEX_ENV)
+                   **latex_errors.TEX_ENV, **TEX_SANDBOX_ENV)
         aux_files = [tmp / "book.aux", tmp / "book.toc"]
         runs = 0
         log_text = ""
         while True:
             before = _digest(*aux_files)
             runs += 1
-            res = _run(["xelatex", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
+            res = _run(["xelatex", *TEX_SANDBOX_ARGS, "-interaction=nonstopmode", "-halt-on-error", "-file-line-error",
                         "book.tex"], cwd=tmp, env=env)
             log_path = tmp / "book.log"
             log_text = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else res.stdout
             if keep_tex:
                 shutil.copy(log_path, Path(keep_tex) / "book.log")
             if res.returncode != 0 or not (tmp / "book.pdf").exists():
-                raise BuildError(None, None, _latex_error(log_text, tex, files, chapter_ids))
+                message = _latex_error(log_text, tex, files, chapter_ids)
+                refused = _READ_REFUSED.findall(res.stdout + res.stderr + log_text)
+                if refused:
+                    message += (f" (XeLaTeX refused to read {refused[0]}: it reads only files "
+                                "of its build folder; remove the \\input or copy the file "
+                                "into the book)")
+                raise BuildError(None, None, message)
             changed = _digest(*aux_files) != before
             if runs >= MAX_LATEX_RUNS or not (_RERUN.search(log_text) or changed):
                 break
@@ -759,7 +788,7 @@ def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str
     t0 = time.monotonic()
     source = load_source(src)
     edition = edition or str(source.meta["edition"])
-    edition_info(edition, source.metadata_file)   # a known edition
+    spec = edition_info(edition, source.metadata_file).spec   # a known edition
     files = select_chapters(source, chapter)
     epoch = _epoch(source.meta)
     with tempfile.TemporaryDirectory(prefix="bookkit-epub-") as tmpdir:
@@ -768,7 +797,8 @@ def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str
         lua.write_text(f"SRC_DIR = {json.dumps(str(source.root.resolve()))}\n" + LUA_EPUB, encoding="utf-8")
         cover = make_cover_png(source.meta, tmp / "cover.png", edition)
         epub = tmp / "book.epub"
-        cmd = [pandoc_exe(), *map(str, files), "--from", "markdown", "--to", "epub3",
+        cmd = [pandoc_exe(), *map(str, files), "--from", reader_format(spec.trusted),
+               "--to", "epub3",
                "--mathml", "--split-level=1", "--toc", "--toc-depth=2",
                "--css", str(EPUB_CSS), "--epub-cover-image", str(cover),
                "--metadata-file", str(source.metadata_file), "--lua-filter", str(lua),

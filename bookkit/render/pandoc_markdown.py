@@ -40,6 +40,18 @@ def escape(text: str) -> str:
     return ESCAPE_RE.sub(r"\\\1", text)
 
 
+# What Pandoc would read as raw TeX (`\\input{…}`), raw HTML, attributes (`[x]{onclick=…}`,
+# `{=latex}`) or math in a translation's text that markdown-it read as plain text (the site
+# shows it as text): escaped, so the PDF and EPUB show the same text (the trust boundary,
+# `bookkit.trust`). Emphasis and links keep Pandoc's reading, as in the original.
+UNTRUSTED_RE = re.compile(r"([\\<>{}$])")
+HTML_COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
+
+
+def untrusted_text(text: str) -> str:
+    return UNTRUSTED_RE.sub(r"\\\1", text)
+
+
 class PandocWriter:
     """One chapter's Pandoc Markdown, written from its resolved tokens.
 
@@ -55,6 +67,7 @@ class PandocWriter:
         self.prefix = footnote_prefix
         self.lines = ctx.chapter.text.splitlines()
         self.in_cell = False
+        self.trusted = ctx.edition.spec.trusted
 
     # -- blocks ---------------------------------------------------------------------------
     def chapter(self, tokens, line_map: list[int] | None = None) -> str:
@@ -128,7 +141,7 @@ class PandocWriter:
             inner, i = self.blocks(tokens, i + 1, "blockquote_close")
             return "\n".join(("> " + line).rstrip() for line in "\n\n".join(inner).split("\n")), i
         if kind == "html_block":             # raw anchors become Pandoc spans with the id
-            return self.prose(tok.content.rstrip("\n"), tok), i + 1
+            return self.prose(self.html(tok.content).rstrip("\n"), tok), i + 1
         if kind == "hr":
             return "-----", i + 1
         if kind == "front_matter":
@@ -271,6 +284,8 @@ class PandocWriter:
                 continue
             if kind == "text":
                 text = tok.content
+                if not self.trusted:   # a contributor's text: never TeX, HTML or attributes
+                    text = untrusted_text(text)
                 out.append(text.replace("|", r"\|") if self.in_cell else text)
             elif kind == "bound_value":
                 text, _ = bound_text(self.ctx, tok.meta["name"],
@@ -313,12 +328,17 @@ class PandocWriter:
             elif kind == "hardbreak":
                 out.append("\\\n")
             elif kind == "html_inline":
-                out.append(tok.content)
+                out.append(self.html(tok.content))
             elif tok.children:
                 out.append(self.inline(tok.children))
             else:
                 out.append(escape(tok.content))
         return "".join(out)
+
+    def html(self, text: str) -> str:
+        """Raw HTML as written; a translation's comments dropped (its reader takes no raw HTML,
+        so they would print: `bookkit.trust` lets only anchors and comments through)."""
+        return text if self.trusted else HTML_COMMENT_RE.sub("", text)
 
     def prose(self, text: str, tok) -> str:
         """Markdown written for other toolchains, made ready for Pandoc: local images copied

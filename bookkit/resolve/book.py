@@ -13,7 +13,8 @@ from typing import Callable
 from ..cache import Cache, sha256_bytes
 from ..load import read_book_config
 from ..markdown import parse
-from ..model import (Book, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
+from .. import trust
+from ..model import (Book, BuildError, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
                      ResolvedChapter, ResolvedEdition)
 from .cells import resolve_cells
 from .figures import FigureTask, resolve_figures, svg_size
@@ -35,7 +36,9 @@ class Resolver:
         self.cell_timeout = cell_timeout
         self.log = log
         self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
-        self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
+        self._figure_memo: dict[tuple, tuple] = {}
+        self._trusted_memo: dict[str, tuple] = {}   # chapter path -> (its inputs, its problems)
+        self._math_of: dict[str, tuple] = {}        # original chapter -> (digest, math commands)  # its format keys -> (deps, FigureImage)
         # What the last resolve actually executed (not served from cache); tests read it.
         self.executed_cells: list[int] = []
         self.drawn_figures: list[str] = []
@@ -49,6 +52,11 @@ class Resolver:
         if hit and hit[0] == digest:
             return hit
         tokens, env = parse(chapter.text)
+        # Before anything reads the tokens: an unclosed fence swallows the rest of the file,
+        # and what fails later (a cell's NameError, unknown labels) would not name it.
+        fence = trust.unclosed_fence(tokens, chapter.text.splitlines())
+        if fence:
+            raise BuildError(chapter.path, fence.line, fence.message, fence.hint)
         self._parsed[str(chapter.path)] = (digest, tokens, env)
         return self._parsed[str(chapter.path)]
 
@@ -79,6 +87,7 @@ class Resolver:
         edition = book.editions[key]
         labels: dict[str, Label] = {}
         chapters = []
+        self.check_trust(book, key)
         for chapter in edition.chapters:
             digest, tokens, env = self.parsed(chapter)
             values = cells[chapter.number].values
@@ -90,6 +99,37 @@ class Resolver:
                                             scenarios=cells[chapter.number].scenarios))
         return ResolvedEdition(info=edition.info, chapters=chapters, labels=labels,
                                labels_digest=_digest(sorted(labels.items())))
+
+    def check_trust(self, book: Book, key: str) -> None:
+        """The trust boundary (`bookkit.trust`), before an edition's text is numbered, drawn or
+        rendered: every problem of the edition, each at its file:line, stops the build.
+        Memoised per chapter (its text, its original's, the original's math commands), so a
+        `--serve` rebuild checks only the chapter that changed."""
+        edition = book.editions[key]
+        trusted = edition.info.spec.trusted
+        original = {c.number: self.parsed(c) for c in book.original.chapters}
+        math: frozenset = frozenset()
+        if not trusted:
+            for chapter in book.original.chapters:
+                digest, tokens, _env = original[chapter.number]
+                if self._math_of.get(str(chapter.path), ("",))[0] != digest:
+                    self._math_of[str(chapter.path)] = (digest, trust.math_commands(tokens))
+            math = frozenset().union(*(m for _d, m in self._math_of.values()))
+        figures_dir = book.original.info.folder / "figures"
+        problems = []
+        for chapter in edition.chapters:
+            digest, tokens, _env = self.parsed(chapter)
+            ours = original.get(chapter.number, ("", [], {}))
+            memo_key = (trusted, digest, *(() if trusted else (ours[0], math)))
+            hit = self._trusted_memo.get(str(chapter.path))
+            if hit is None or hit[0] != memo_key:
+                found = trust.chapter_problems(tokens, chapter.text, trusted, ours[1], set(math),
+                                               figures_dir, book.root, chapter.path)
+                hit = self._trusted_memo[str(chapter.path)] = (memo_key, found)
+            problems += [BuildError(chapter.path, p.line, p.message, p.hint) for p in hit[1]]
+        if problems:
+            raise problems[0] if len(problems) == 1 else BuildError(
+                None, None, "\n".join(p.render() for p in problems))
 
     def figure_tasks(self, resolved: ResolvedBook) -> list[FigureTask]:
         figures_root = resolved.book.original.info.folder   # figure scripts live with the original

@@ -224,7 +224,8 @@ def test_release_reports_missing_inputs_and_keeps_previous_dist(books, release_d
     before = sorted(p.name for p in out.iterdir())
     res = run_release("--artifacts", partial, "--site", books.site, "--out", out)
     assert res.returncode != 0
-    assert "AI-Infra-Book-EN.pdf" in res.stderr and "bash book-en/build_pdf.sh" in res.stderr
+    assert ("AI-Infra-Book-EN.pdf" in res.stderr
+            and "python -m bookkit pdf --edition en" in res.stderr)
     assert sorted(p.name for p in out.iterdir()) == before
     res = run_release("--artifacts", books.artifacts, "--site", tmp_path / "no-site", "--out", out)
     assert res.returncode != 0 and "make site" in res.stderr
