@@ -110,7 +110,7 @@ def editions_main(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m bookkit {build,serve,pdf,epub,check,export,editions} [options]")
+        print("usage: python -m bookkit {build,serve,pdf,epub,check,export,import,editions} [options]")
         return 0
     command, rest = argv[0], argv[1:]
     if command == "editions":
@@ -125,6 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     if command == "check":
         from .check.cli import main as check_main
         return check_main(rest, prog="python -m bookkit check")
+    if command == "import":
+        from .importer import main as import_main
+        return import_main(rest)
     if command == "export":
         from .export import export_main
         return export_main(rest)

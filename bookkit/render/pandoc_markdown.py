@@ -157,7 +157,8 @@ class PandocWriter:
         label = self.strings["figure"].format(n=tok.meta[M.NUMBER])
         if "static_src" in tok.meta:     # an image file: copied/converted by the export
             return pandoc_realworld.static_figure(tok, self.inline(image.children or []),
-                                                  escape(label), self.ctx)
+                                                  escape(label), self.ctx,
+                                                  alt=image.meta.get("alt", ""))
         caption = escape(label + self.strings["caption_sep"]) + self.inline(image.children or [])
         return f"![{caption}](figures/{fid}.pdf){{#{fid}}}"
 
