@@ -158,16 +158,18 @@ def _edition_ids(chapters) -> set[str]:
 
 def source_findings(root: Path) -> list[Finding]:
     """The checks over every chapter of every edition folder that exists."""
-    from ..load import load_registry
-    from ..load import chapter_plan
+    from ..load import edition_file, read_book_config
     from ..model import ChapterSource
     root = Path(root).resolve()
-    plan = chapter_plan(root)
+    config = read_book_config(root)
+    plan = config.chapters
     out: list[Finding] = []
-    for key, folder in ((e.id, e.dir) for e in load_registry(root)):   # the chapter files that exist
+    for spec in config.registry:     # the chapter files that exist, as each edition names them
+        key, folder = spec.id, spec.dir
+        files = [(number, edition_file(config, number, spec), slug) for number, _f, slug in plan]
         chapters = [ChapterSource(key, number, slug, root / folder / file,
                                   (root / folder / file).read_text(encoding="utf-8"))
-                    for number, file, slug in plan if (root / folder / file).is_file()]
+                    for number, file, slug in files if (root / folder / file).is_file()]
         candidates = [c for c in chapters if _CANDIDATE_RE.search(c.text)]
         links_to_ids = any(_FRAGMENT_LINK_RE.search(c.text) for c in candidates)
         known = _edition_ids(chapters) if links_to_ids else set()

@@ -16,7 +16,7 @@ from bookkit.render import pandoc as P
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "authorbook"))
-from book import CH1, builder, make_book  # noqa: E402
+from author_book import CH1, builder, make_book  # noqa: E402
 
 REPO = "https://example.org/author/gpu-book"
 CAPTIONS = {
@@ -123,3 +123,18 @@ def test_latex_error_names_the_authors_file_and_line_when_the_title_wraps(tmp_pa
     # the situation that misled the old mapping: the chapter title wraps in book.tex
     assert re.search(r"\\chapter\*\{[^}\n]*\n", tex)
     assert not (tmp_path / "out.pdf").exists()
+
+
+def test_export_warns_about_the_untranslated_chapter_and_strict_stops_it(tmp_path):
+    from author_book import CH2
+    from bookkit.model import BuildError
+    root = _book(tmp_path / "book")
+    warnings: list[str] = []
+    export_edition("zh-tw", tmp_path / "zh-tw", builder=builder(root, ["zh-tw"]),
+                   warn=warnings.append)
+    assert [w.split(":")[0] for w in warnings] == [f"book-zh-tw/{CH2}"]
+    exported = (tmp_path / "zh-tw" / CH2).read_text(encoding="utf-8")
+    assert "本章尚未翻譯，以下為原文。" in exported
+    with pytest.raises(BuildError) as exc:
+        export_edition("zh-tw", tmp_path / "strict", builder=builder(root, ["zh-tw"], strict=True))
+    assert f"book-zh-tw/{CH2}: chapter not translated" in str(exc.value)

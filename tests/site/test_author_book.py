@@ -17,7 +17,7 @@ from bookkit.model import BuildError
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "authorbook"))
-from book import CH1, CH2, builder, make_book  # noqa: E402
+from author_book import CH1, CH2, builder, make_book  # noqa: E402
 
 EDITIONS = ["zh", "en", "zh-tw"]
 REPO = "https://example.org/author/gpu-book"
@@ -223,3 +223,20 @@ def test_unnumbered_headings_on_the_page_and_in_the_tocs(author_book, prefix, su
     queue = _page(site, prefix, "queueing-in-an-inference-service")
     assert not re.search(r'<span class="secno">2\.2</span>', queue)   # `{.unnumbered}`
     assert "{.unnumbered}" not in page + queue and "{-}" not in page
+
+
+def test_sync_translation_finds_the_original_of_a_renamed_file(tmp_path):
+    root = make_book(tmp_path / "book")
+    assert _import(root, str(root / "mkdocs.yml")).returncode == 0
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "sync_translation.py"),
+                          "--root", str(root), "--edition", "en"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "chapter01.md.json: synced" in res.stdout
+    found = report.stale_findings(root)
+    assert not [f for f in found if f.kind == "stale" and f.where.startswith("book-en/")]
+    chapter = root / "manuscripts" / CH1
+    chapter.write_text(chapter.read_text(encoding="utf-8").replace("两条线的交点", "两线交点"),
+                       encoding="utf-8")
+    stale = [(f.where, f.message) for f in report.stale_findings(root)
+             if f.kind == "stale" and f.where.startswith("book-en/")]
+    assert stale == [("book-en/chapter01.md:5", "section “屋顶线模型”: original changed")]
