@@ -181,6 +181,10 @@ def read_layout(source: Path) -> ImportedBook:
         m = re.match(r"^(?:edit|blob)/([^/]+)/", str(config.get("edit_uri") or ""))
         if m:
             settings["repo_branch"] = m.group(1)
+        # The PDF/EPUB buttons point at the repository's latest release (as this book's do),
+        # and the files are named after the repository rather than this book.
+        settings["release_url"] = settings["repo_url"] + "/releases/latest/download/"
+        settings["file_name"] = settings["repo_url"].rsplit("/", 1)[-1]
     return ImportedBook(root=root, chapters=chapters, editions=editions, settings=settings)
 
 

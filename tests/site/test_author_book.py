@@ -59,6 +59,9 @@ def test_import_writes_chapter_order_editions_and_file_names(author_book):
         ("zh", "manuscripts", "zh-Hans", ""), ("en", "book-en", "en", "en"),
         ("zh-tw", "book-zh-tw", "zh-Hant", "zh-tw")]
     assert (data["repo_url"], data["repo_branch"]) == (REPO, "trunk")   # from edit_uri
+    assert data["release_url"] == f"{REPO}/releases/latest/download/"
+    assert (data["site_url"], data["file_name"]) == ("https://author.example.org/gpu-book/",
+                                                     "gpu-book")
 
 
 def test_import_from_the_folder_layout_and_refusing_to_overwrite(tmp_path):
@@ -240,3 +243,13 @@ def test_sync_translation_finds_the_original_of_a_renamed_file(tmp_path):
     stale = [(f.where, f.message) for f in report.stale_findings(root)
              if f.kind == "stale" and f.where.startswith("book-en/")]
     assert stale == [("book-en/chapter01.md:5", "section “屋顶线模型”: original changed")]
+
+
+def test_check_site_passes_on_the_first_build(author_book):
+    root, site, _report = author_book
+    res = subprocess.run([sys.executable, str(ROOT / "scripts" / "check_site.py"), "--root",
+                          str(root), "--site", str(site)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert ", 0 errors," in res.stderr
+    kinds = {line.split(": ")[1] for line in res.stdout.splitlines() if ": " in line}
+    assert kinds == {"typed-number"}          # warnings only: what the author may tidy up
