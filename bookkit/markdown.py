@@ -132,8 +132,11 @@ def _block_attrs_rule(state) -> None:
 CAPTION_LINE_RE = re.compile(r"^\s*(?:图|圖|(?i:figure|fig\.))\s*[A-Z]?\d+(?:[-.–]\d+)*(?!\d)")
 
 
-def _caption_kids(kids: list[Token]) -> list[Token] | None:
-    """The caption's inline tokens if `kids` (a line's inline children) is a caption line."""
+def _caption_kids(kids: list[Token], strict: bool = False) -> list[Token] | None:
+    """The caption's inline tokens if `kids` (a line's inline children) is a caption line.
+    `strict` (a paragraph of its own, not a line right under the image): a line opening with a
+    label must also read as a caption, one line with no sentence before its end, so that a
+    paragraph of prose that starts `图 1-2 显示了…。…` stays prose."""
     while kids and kids[0].type == "text" and not kids[0].content.strip():
         kids = kids[1:]
     while kids and kids[-1].type == "text" and not kids[-1].content.strip():
@@ -147,6 +150,11 @@ def _caption_kids(kids: list[Token]) -> list[Token] | None:
         else:
             return kids[1:-1]
     if kids and kids[0].type == "text" and CAPTION_LINE_RE.match(kids[0].content):
+        if strict:
+            text = "".join(k.content for k in kids if k.type == "text")
+            if any(k.type in ("softbreak", "hardbreak") for k in kids) or len(text) > 120 \
+                    or re.search(r"[。！？!?]|\.\s", text.rstrip("。.!！?？ ")):
+                return None
         return kids
     return None
 
@@ -176,7 +184,7 @@ def _figure_captions_rule(state) -> None:
             caption = _caption_kids(kids[2:])                 # image, then its line below
         elif len(kids) == 1 and i + 5 < len(tokens) and tokens[i + 3].type == "paragraph_open" \
                 and tokens[i + 4].type == "inline":
-            caption = _caption_kids(tokens[i + 4].children or [])   # the next paragraph
+            caption = _caption_kids(tokens[i + 4].children or [], strict=True)  # next paragraph
             drop = 3 if caption is not None else 0
         if caption is None:
             i += 1

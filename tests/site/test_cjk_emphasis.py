@@ -49,3 +49,4 @@ def test_cases_commonmark_leaves_as_text_are_fixed():
     for text in ("**粗体（注）**后", "所谓**「带宽」**就是"):
         assert "**" in MarkdownIt("commonmark").render(text)
         assert "**" not in _html(text)
+
