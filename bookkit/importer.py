@@ -50,6 +50,7 @@ class ImportedBook:
     chapters: list[ImportedChapter]
     editions: list[dict]                 # book.yml `editions:` entries, the original first
     settings: dict                       # repo_url, repo_branch, site_url
+    title: str = ""                      # mkdocs.yml site_name
 
 
 def _number(name: str, position: int | None = None) -> int | None:
@@ -95,7 +96,7 @@ def _slug(file: str, number: int, titles: list[str], seen: set[str]) -> str:
     return slug
 
 
-def _lang_of(folder: Path, texts: list[str]) -> str:
+def _lang_of(texts: list[str]) -> str:
     """The original's language from its text: mostly Han characters is Simplified Chinese
     (what these books are written in), else English."""
     sample = "".join(texts)[:20000]
@@ -146,15 +147,19 @@ def read_layout(source: Path) -> ImportedBook:
     folders = sorted(p for p in root.glob("book-*") if p.is_dir() and any(p.glob("*.md")))
     lang = str((config.get("theme") or {}).get("language") or "") if isinstance(
         config.get("theme"), dict) else ""
-    lang = LANGS.get(lang.lower(), lang) or _lang_of(original, [
+    lang = LANGS.get(lang.lower(), lang) or _lang_of([
         (original / f).read_text(encoding="utf-8") for f in files])
     original_id = lang.split("-")[0].lower()
     editions = [{"id": original_id, "dir": ORIGINAL_DIR, "lang": lang, "path": ""}]
     by_edition: dict[str, dict[int, str]] = {}
     for folder in folders:
         ident = folder.name[len("book-"):].lower()
-        editions.append({"id": ident, "dir": folder.name, "lang": LANGS.get(ident, ident),
-                         "path": ident})
+        entry = {"id": ident, "dir": folder.name, "lang": LANGS.get(ident, ident), "path": ident}
+        if not (folder / "edition.yml").is_file():
+            # No interface strings of its own: it borrows the original's (the import writes a
+            # minimal edition.yml with the title) until someone translates them.
+            entry["fallback"] = original_id
+        editions.append(entry)
         found: dict[int, str] = {}
         for md in sorted(folder.glob("*.md")):
             n = _number(md.name)
@@ -185,7 +190,8 @@ def read_layout(source: Path) -> ImportedBook:
         # and the files are named after the repository rather than this book.
         settings["release_url"] = settings["repo_url"] + "/releases/latest/download/"
         settings["file_name"] = settings["repo_url"].rsplit("/", 1)[-1]
-    return ImportedBook(root=root, chapters=chapters, editions=editions, settings=settings)
+    return ImportedBook(root=root, chapters=chapters, editions=editions, settings=settings,
+                        title=str(config.get("site_name") or ""))
 
 
 def _flow(mapping: dict) -> str:
@@ -219,6 +225,13 @@ def write_config(book: ImportedBook, force: bool = False) -> Path:
     text = book_yml(book)
     yaml.safe_load(text)            # what was written reads back
     target.write_text(text, encoding="utf-8")
+    for e in book.editions:
+        own = book.root / e["dir"] / "edition.yml"
+        if e.get("fallback") and not own.exists():
+            own.write_text(f"# Interface strings: those of `{e['fallback']}` until translated "
+                           "here (copy its strings: and translate them).\n"
+                           + yaml.safe_dump({"title": book.title}, allow_unicode=True),
+                           encoding="utf-8")
     return target
 
 

@@ -253,3 +253,16 @@ def test_check_site_passes_on_the_first_build(author_book):
     assert ", 0 errors," in res.stderr
     kinds = {line.split(": ")[1] for line in res.stdout.splitlines() if ": " in line}
     assert kinds == {"typed-number"}          # warnings only: what the author may tidy up
+
+
+def test_import_gives_a_folder_without_edition_yml_a_fallback(tmp_path):
+    root = make_book(tmp_path / "book")
+    (root / "book-en" / "edition.yml").unlink()
+    assert _import(root, str(root / "mkdocs.yml")).returncode == 0
+    data = yaml.safe_load((root / "manuscripts" / "book.yml").read_text(encoding="utf-8"))
+    assert data["editions"][1] == {"id": "en", "dir": "book-en", "lang": "en", "path": "en",
+                                   "fallback": "zh"}
+    assert yaml.safe_load((root / "book-en" / "edition.yml").read_text(encoding="utf-8")) == {
+        "title": "从一块 GPU 说起"}
+    builder(root, ["en"]).build()            # builds, with the original's interface strings
+    assert "The roofline model" in _page(root / "build" / "site", "en/", "compute-and-memory")
