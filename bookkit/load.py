@@ -1,7 +1,9 @@
 """Load stage: read the book config and every edition's chapter files. No side effects.
 
 `read_book_config` is the one reader of `manuscripts/book.yml`: the build, the checks and the
-release take the chapter plan and the site's addresses from it.
+release take the chapter plan and the site's addresses from it. A chapter's translations share
+its file name unless its entry names theirs (`files: {en: chapter01.md}`, see `edition_file`);
+a translation without the file shows the original's chapter (`ChapterSource.untranslated`).
 """
 from __future__ import annotations
 

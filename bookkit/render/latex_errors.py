@@ -103,10 +103,19 @@ def _marked_position(tex_lines: list[str], line_no: int, context: str) -> tuple[
     text = tex_lines[line_no - 1] if 0 < line_no <= len(tex_lines) else ""
     words = _WORD_RE.findall(text)
     strong = _WORD_RE.findall(context)[-2:]
-    best, best_score = first, 0
-    for no in range(first, last + 1):
-        line = source[no - 1] if no - 1 < len(source) else ""
-        score = sum(1 for w in words if w in line) + sum(2 for w in strong if w in line)
-        if score > best_score:
-            best, best_score = no, score
+    def best_in(lines: range) -> tuple[int, int]:
+        best, best_score = first, 0
+        for no in lines:
+            line = source[no - 1] if 0 < no <= len(source) else ""
+            score = sum(1 for w in words if w in line) + sum(2 for w in strong if w in line)
+            if score > best_score:
+                best, best_score = no, score
+        return best, best_score
+
+    best, score = best_in(range(first, last + 1))
+    if score == 0:
+        # A footnote's text is set where it is referenced, under that paragraph's marker, but
+        # written at the chapter's end: look through the whole file before settling on the block.
+        best, score = best_in(range(1, len(source) + 1))
+        best = best if score else first
     return path, best
