@@ -266,3 +266,12 @@ def test_import_gives_a_folder_without_edition_yml_a_fallback(tmp_path):
         "title": "从一块 GPU 说起"}
     builder(root, ["en"]).build()            # builds, with the original's interface strings
     assert "The roofline model" in _page(root / "build" / "site", "en/", "compute-and-memory")
+
+
+@pytest.mark.parametrize("prefix", ["", "en/", "zh-tw/"])
+def test_footnotes_with_urls(author_book, prefix):
+    _root, site, _report = author_book
+    page = _page(site, prefix, "compute-and-memory")
+    notes = page.split('class="footnotes', 1)[1]
+    assert "https://example.org/specs/hbm3.pdf" in _text(notes)
+    assert re.search(r'href="#fn\d+"', page)                 # the reference links to its note
