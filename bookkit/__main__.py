@@ -30,10 +30,14 @@ def build_site_main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cell-timeout", type=float, default=60.0,
                         help="seconds a chapter's cells or a figure may run (default 60)")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--strict", action="store_true",
+                        help="a chapter a translation lacks is an error (default: the "
+                             "original's is shown with a notice, and a warning)")
     args = parser.parse_args(argv)
     from . import uptodate
     out = args.out.resolve()
-    options = [str(out), sorted(args.edition or []), args.workers, args.cell_timeout]
+    options = [str(out), sorted(args.edition or []), args.workers, args.cell_timeout,
+               args.strict]
     fast = not (args.clean or args.no_cache or args.serve)
     if fast and uptodate.is_up_to_date(ROOT, out, options):
         if not args.quiet:
@@ -59,7 +63,8 @@ def build_site_main(argv: list[str] | None = None) -> int:
         shutil.rmtree(ROOT / "build" / "figures", ignore_errors=True)
     builder = Builder(BuildOptions(root=ROOT, out=out, editions=args.edition,
                                    use_cache=not args.no_cache, workers=args.workers,
-                                   cell_timeout=args.cell_timeout, quiet=args.quiet))
+                                   cell_timeout=args.cell_timeout, quiet=args.quiet,
+                                   strict=args.strict))
     if args.serve:
         from .serve import serve
         return serve(builder, args.port)
@@ -110,7 +115,7 @@ def editions_main(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: python -m bookkit {build,serve,pdf,epub,check,export,editions} [options]")
+        print("usage: python -m bookkit {build,serve,pdf,epub,check,export,import,editions} [options]")
         return 0
     command, rest = argv[0], argv[1:]
     if command == "editions":
@@ -125,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     if command == "check":
         from .check.cli import main as check_main
         return check_main(rest, prog="python -m bookkit check")
+    if command == "import":
+        from .importer import main as import_main
+        return import_main(rest)
     if command == "export":
         from .export import export_main
         return export_main(rest)

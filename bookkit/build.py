@@ -16,7 +16,8 @@ from pathlib import Path
 
 from .cache import Cache
 from .gitinfo import source_commit
-from .load import load_book, read_book_config
+from .links import repo_settings
+from .load import load_book, read_book_config, untranslated_warnings
 from .model import Book, BuildError, CellResults, Edition, ResolvedBook
 from .render import math as mathrender
 from .render.search import build_search_assets
@@ -40,6 +41,7 @@ class BuildOptions:
     cell_timeout: float = 60.0
     quiet: bool = False
     cache_dir: Path | None = None     # default: <root>/.cache/bookkit
+    strict: bool = False              # an untranslated chapter is an error, not a warning
 
 
 @dataclass
@@ -109,7 +111,7 @@ class Builder:
         try:
             start = time.perf_counter()
             report = BuildReport()
-            book = load_book(self.root, self.opt.editions)
+            book = load_book(self.root, self.opt.editions, strict=self.opt.strict)
             t0 = time.perf_counter()
             cells = self.resolver.run_cells(book)
             report.cells_executed = sum(1 for c in cells.values() if c.executed)
@@ -193,7 +195,9 @@ class Builder:
         heading numbers), as `path:line: …` relative to the book root."""
         return [warning_text(chapter.source.path.relative_to(self.root), typed)
                 for key in resolved.outputs for chapter in resolved.editions[key].chapters
-                for typed in typed_numbers(chapter.tokens)]
+                if not chapter.source.untranslated    # warned once, in the original
+                for typed in typed_numbers(chapter.tokens)] + untranslated_warnings(
+                    resolved.book, self.root)
 
 
 def _text_cost(edition: Edition) -> int:
@@ -225,7 +229,8 @@ def _index_editions(builder: Builder, resolved: ResolvedBook, cells: dict[int, C
 def site_config(book: Book) -> SiteConfig:
     config = book.config or read_book_config(book.root)
     return SiteConfig(site_url=config.site_url, release_url=config.release_url,
-                      repo_url=str(config.data.get("repo_url", "")).rstrip("/"),
+                      repo_url=repo_settings(config.data)["repo"],
+                      errata_url=repo_settings(config.data)["errata"],
                       commit=source_commit(book.root),
                       pdf_names={e.id: e.pdf_name for e in config.registry},
                       epub_names={e.id: e.epub_name for e in config.registry})

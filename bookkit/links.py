@@ -4,9 +4,11 @@ outside the book, links to other chapter files.
 - `<a id="x"></a>`, `<a name="x">text</a>`, `<span id="x"></span>`: on the site they are HTML
   and work as they are; for Pandoc they become `[]{#x}` / `[text]{#x}` spans, so LaTeX gets a
   `\\label` (a `\\hyperref` to it resolves) and the EPUB an `id`.
-- `[script](../calculations/x.py)`: a file of the repository, not a page of the book. Rendered as
-  an absolute link under `repo_url:` of `manuscripts/book.yml` (e.g.
-  `https://github.com/OWNER/REPO/blob/main/`) on the site, in the PDF and in the EPUB.
+- `[script](../calculations/x.py)`, `[notes](ch07/README.md)`, `[tools](../tools/)`: a file or
+  folder of the repository, not a page of the book (a Markdown file that is not a chapter
+  included). Rendered as an absolute link under the repository's browse URL (`repo_url:` and
+  `repo_branch:` of `manuscripts/book.yml`: `…/blob/main/x.py` for files, `…/tree/main/tools/`
+  for folders) on the site, in the PDF and in the EPUB. A target that does not exist is an error.
 - `[第 2 章](02-x.md#sec-y)`: in the PDF and EPUB (one document) the `#sec-y` part.
 
 Not a stage: pure functions of a link's text (and `repo_url:`) that the renderers and the source
@@ -50,16 +52,47 @@ def anchors_for_pandoc(text: str) -> str:
 
 
 @lru_cache(maxsize=8)
-def _repo_url(config: str, mtime_ns: int) -> str:
+def _settings(config: str, mtime_ns: int) -> dict:
     data = yaml.safe_load(Path(config).read_text(encoding="utf-8")) or {}
-    url = str(data.get("repo_url") or "")
-    return url if not url or url.endswith("/") else url + "/"
+    return repo_settings(data)
+
+
+# `repo_url` written as a browse URL (`…/blob/main/`, as this setting was first documented):
+# the repository and the branch are read out of it.
+_BROWSE_RE = re.compile(r"^(?P<repo>.+?)/(?:blob|tree)/(?P<branch>[^/]+)/?$")
+
+
+def repo_settings(data: dict) -> dict:
+    """{"repo": repository URL without trailing slash, "branch", "errata": issues page} of a
+    book.yml mapping. `repo_url` is the repository (`https://github.com/OWNER/REPO`; a
+    `…/blob/BRANCH/` URL is read as repository + branch), `repo_branch` its branch (default
+    main), `errata_url` where readers report errors (default: the repository's issues page).
+    Repository files are browsed under `…/blob/BRANCH/path`, folders under `…/tree/BRANCH/path`
+    (GitHub's and GitLab's layout)."""
+    repo = str(data.get("repo_url") or "").rstrip("/")
+    branch = str(data.get("repo_branch") or "")
+    m = _BROWSE_RE.match(repo)
+    if m:
+        repo, branch = m.group("repo"), branch or m.group("branch")
+    errata = str(data.get("errata_url") or (f"{repo}/issues" if repo else "")).rstrip("/")
+    return {"repo": repo, "branch": branch or "main", "errata": errata}
+
+
+def _config_settings(root: Path) -> dict:
+    config = root / "manuscripts" / "book.yml"
+    return _settings(str(config), config.stat().st_mtime_ns)
 
 
 def repo_url(root: Path) -> str:
-    """`repo_url:` of manuscripts/book.yml, with a trailing slash; "" when not set."""
-    config = root / "manuscripts" / "book.yml"
-    return _repo_url(str(config), config.stat().st_mtime_ns)
+    """The base URL of the repository's files (`…/blob/BRANCH/`); "" when `repo_url` is not
+    set in manuscripts/book.yml."""
+    s = _config_settings(root)
+    return f"{s['repo']}/blob/{s['branch']}/" if s["repo"] else ""
+
+
+def errata_url(root: Path) -> str:
+    """The page readers report errors on (`errata_url:`, default the issues page)."""
+    return _config_settings(root)["errata"]
 
 
 def is_relative(href: str) -> bool:
@@ -77,12 +110,14 @@ def repo_link(root: Path, chapter_path: Path, href: str) -> str:
         raise LinkError(f"link target {rel} is outside the repository")
     if not target.exists():
         raise LinkError(f"link target not found: {rel} (paths are relative to the chapter file)")
-    base = repo_url(root)
-    if not base:
+    s = _config_settings(root)
+    if not s["repo"]:
         raise LinkError(f"link to the repository file {in_repo} needs a base URL: add "
-                        "`repo_url: https://github.com/OWNER/REPO/blob/main/` to "
-                        "manuscripts/book.yml")
-    return base + quote(in_repo) + (f"#{fragment}" if fragment else "")
+                        "`repo_url: https://github.com/OWNER/REPO` (and `repo_branch:` if "
+                        "not main) to manuscripts/book.yml")
+    kind = "tree" if target.is_dir() else "blob"
+    path = quote(in_repo) + ("/" if kind == "tree" and in_repo != "." else "")
+    return f"{s['repo']}/{kind}/{s['branch']}/{path}" + (f"#{fragment}" if fragment else "")
 
 
 def chapter_link_for_pandoc(href: str, chapter_files: dict[str, str],

@@ -1,7 +1,9 @@
 """Load stage: read the book config and every edition's chapter files. No side effects.
 
 `read_book_config` is the one reader of `manuscripts/book.yml`: the build, the checks and the
-release take the chapter plan and the site's addresses from it.
+release take the chapter plan and the site's addresses from it. A chapter's translations share
+its file name unless its entry names theirs (`files: {en: chapter01.md}`, see `edition_file`);
+a translation without the file shows the original's chapter (`ChapterSource.untranslated`).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import yaml
 
 from .editions import parse_registry
 from .model import (BOOK_CONFIG, Book, BookConfig, BuildError, ChapterSource, Edition,
-                    EditionInfo, Registry)
+                    EditionInfo, EditionSpec, Registry)
 
 REQUIRED_STRINGS = (
     "chapter", "chapter_short", "section", "figure", "table", "equation", "preface", "contents",
@@ -133,7 +135,9 @@ def _overlay(base: dict, own: dict) -> None:
             base[key] = value
 
 
-def load_book(root: Path, editions: list[str] | None = None) -> Book:
+def load_book(root: Path, editions: list[str] | None = None, strict: bool = False) -> Book:
+    """Every wanted edition's chapters; a translation lacking a chapter gets the original's
+    (marked `untranslated`) unless `strict`."""
     root = root.resolve()
     config = read_book_config(root)
     plan = config.chapters
@@ -150,7 +154,19 @@ def load_book(root: Path, editions: list[str] | None = None) -> Book:
         info = load_edition_info(root, key, registry)
         chapters = []
         for number, file, slug in plan:
-            path = info.folder / file
+            name = edition_file(config, number, spec)
+            path = info.folder / name
+            untranslated = False
+            if not spec.is_original and not path.is_file():
+                # A translation that lacks a chapter shows the original's in its place, with a
+                # notice; the build warns (`untranslated_warnings`), `--strict` stops here.
+                original = root / registry.original.dir / file
+                if strict or not original.is_file():
+                    raise BuildError(path, None, "chapter not translated",
+                                     f"translate {registry.original.dir}/{file} into "
+                                     f"{spec.dir}/{name}, or build without --strict to show "
+                                     "the original in its place")
+                path, untranslated = original, True
             try:
                 text = path.read_text(encoding="utf-8")
             except FileNotFoundError:
@@ -159,6 +175,33 @@ def load_book(root: Path, editions: list[str] | None = None) -> Book:
             except UnicodeDecodeError as exc:
                 raise BuildError(path, None, f"not UTF-8 ({exc.reason})", "save it as UTF-8")
             chapters.append(ChapterSource(edition=key, number=number, slug=slug, path=path,
-                                          text=text))
+                                          text=text, untranslated=untranslated))
         loaded[key] = Edition(info=info, chapters=chapters)
     return Book(root=root, editions=loaded, config=config)
+
+
+def edition_file(config: BookConfig, number: int, spec: EditionSpec) -> str:
+    """The file name of chapter `number` in edition `spec`: the chapter's `files: {id: name}`
+    entry in book.yml when the translation names it differently (`book-en/chapter01.md` for
+    `manuscripts/01-算力.md`), else the original's name."""
+    entries = config.data.get("chapters") or []
+    entry = entries[number] if 0 <= number < len(entries) else {}
+    files = entry.get("files") if isinstance(entry, dict) else None
+    if spec.is_original or not isinstance(files, dict) or not files.get(spec.id):
+        return str(entry.get("file", "")) if isinstance(entry, dict) else ""
+    return str(files[spec.id])
+
+
+def untranslated_warnings(book: Book, root: Path) -> list[str]:
+    """`book-zh-tw/02-x.md: chapter not translated …` for each chapter a loaded translation
+    shows in the original's words."""
+    out = []
+    for edition in book.editions.values():
+        for chapter in edition.chapters:
+            if chapter.untranslated:
+                name = edition_file(book.config, chapter.number, edition.info.spec)
+                where = (edition.info.folder / name).relative_to(root).as_posix()
+                source = chapter.path.relative_to(root).as_posix()
+                out.append(f"{where}: chapter not translated: {source} is shown in its place "
+                           "with a notice (translate it, or --strict to make this an error)")
+    return out

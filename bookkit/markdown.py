@@ -3,16 +3,22 @@ inline attributes, and three rules of our own that no plugin provides:
 
 - `{{ name | spec }}` bound numbers (token `bound_value`),
 - `@sec-…`, `@fig-…`, `@tbl-…`, `@eq-…` cross-references (token `xref`),
-- trailing `{#id .class}` on headings, `: caption {#tbl-…}` after tables and `$$ … $$ {#eq-…}`,
-  written the way Pandoc and Quarto read them, moved into token attributes.
+- trailing `{#id .class}` on headings (`{-}` is `.unnumbered`), `: caption {#tbl-…}` after
+  tables and `$$ … $$ {#eq-…}`, written the way Pandoc and Quarto read them, moved into token
+  attributes;
+- a figure's caption line (`*图 1-1 …*` under an image) made the figure's caption;
+- emphasis next to CJK punctuation (`**粗体（注）**后`), which CommonMark's flanking rules refuse.
 """
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline.state_inline import Delimiter
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_plugin
 from mdit_py_plugins.container import container_plugin
@@ -25,7 +31,7 @@ from .typed_numbers import strip_typed_numbers
 
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
-HEADING_ATTRS_RE = re.compile(r"\s*\{((?:\s*[#.][A-Za-z0-9_:.-]+)+)\s*\}\s*$")
+HEADING_ATTRS_RE = re.compile(r"\s*\{((?:\s*(?:[#.][A-Za-z0-9_:.-]+|-(?=[\s}])))+)\s*\}\s*$")
 CAPTION_RE = re.compile(r"^:\s+(.*?)(?:\s*\{#(tbl-[A-Za-z0-9_-]+)\})?\s*$", re.S)
 # `$$ {#eq-x}` (Pandoc/Quarto spelling) -> `$$ (eq-x)` (what dollarmath's label rule reads).
 EQ_LABEL_RE = re.compile(r"^([ \t]*\$\$)[ \t]*\{#(eq-[A-Za-z0-9_-]+)\}[ \t]*$", re.M)
@@ -79,6 +85,8 @@ def _parse_attr_block(text: str) -> tuple[str | None, list[str]]:
             ident = part[1:]
         elif part.startswith("."):
             classes.append(part[1:])
+        elif part == "-":              # Pandoc's shorthand for .unnumbered
+            classes.append("unnumbered")
     return ident, classes
 
 
@@ -117,6 +125,133 @@ def _block_attrs_rule(state) -> None:
                 if kids and kids[-1].type == "text" and match.group(2):
                     kids[-1].content = re.sub(r"\s*\{#tbl-[A-Za-z0-9_-]+\}\s*$", "",
                                               kids[-1].content)
+
+
+# A caption line under a figure: one emphasis spanning the line (`*图 1-1 …*`), or a line that
+# opens with a figure label (`图 1-2 …`, `圖 1-2`, `Figure 1-2`).
+CAPTION_LINE_RE = re.compile(r"^\s*(?:图|圖|(?i:figure|fig\.))\s*[A-Z]?\d+(?:[-.–]\d+)*(?!\d)")
+
+
+def _caption_kids(kids: list[Token], strict: bool = False) -> list[Token] | None:
+    """The caption's inline tokens if `kids` (a line's inline children) is a caption line.
+    `strict` (a paragraph of its own, not a line right under the image): a line opening with a
+    label must also read as a caption, one line with no sentence before its end, so that a
+    paragraph of prose that starts `图 1-2 显示了…。…` stays prose."""
+    while kids and kids[0].type == "text" and not kids[0].content.strip():
+        kids = kids[1:]
+    while kids and kids[-1].type == "text" and not kids[-1].content.strip():
+        kids = kids[:-1]
+    if len(kids) >= 3 and kids[0].type == "em_open" and kids[-1].type == "em_close":
+        depth = 0
+        for k, kid in enumerate(kids):
+            depth += {"em_open": 1, "em_close": -1}.get(kid.type, 0)
+            if depth == 0 and k < len(kids) - 1:
+                break               # `*a* and *b*`: two emphases, not a caption line
+        else:
+            return kids[1:-1]
+    if kids and kids[0].type == "text" and CAPTION_LINE_RE.match(kids[0].content):
+        if strict:
+            text = "".join(k.content for k in kids if k.type == "text")
+            if any(k.type in ("softbreak", "hardbreak") for k in kids) or len(text) > 120 \
+                    or re.search(r"[。！？!?]|\.\s", text.rstrip("。.!！?？ ")):
+                return None
+        return kids
+    return None
+
+
+def _figure_captions_rule(state) -> None:
+    """An image alone in its paragraph followed by a caption line, in the same paragraph or the
+    next, is one figure with one caption: the caption line becomes the image's caption (its
+    children, which every renderer shows as the figure's caption), the alt text is kept in
+    `meta["alt"]` for the `alt` attribute, and the caption line's tokens go. Books made for
+    MkDocs write both (the alt text for the image, the italic line for readers); showing both
+    printed every caption twice."""
+    tokens: list[Token] = state.tokens
+    i = 0
+    while i + 2 < len(tokens):
+        tok, inline = tokens[i], tokens[i + 1]
+        if tok.type != "paragraph_open" or inline.type != "inline" or not inline.children:
+            i += 1
+            continue
+        kids = inline.children
+        image = kids[0] if kids[0].type == "image" else None
+        src = str(image.attrs.get("src", "")) if image is not None else ""
+        if image is None or src.endswith(".py"):
+            i += 1
+            continue
+        caption, drop = None, 0
+        if len(kids) > 2 and kids[1].type in ("softbreak", "hardbreak"):
+            caption = _caption_kids(kids[2:])                 # image, then its line below
+        elif len(kids) == 1 and i + 5 < len(tokens) and tokens[i + 3].type == "paragraph_open" \
+                and tokens[i + 4].type == "inline":
+            caption = _caption_kids(tokens[i + 4].children or [], strict=True)  # next paragraph
+            drop = 3 if caption is not None else 0
+        if caption is None:
+            i += 1
+            continue
+        line = tokens[i + 3].map[0] + 1 if drop and tokens[i + 3].map else (
+            kids[2].map[0] + 1 if kids[2].map else None)
+        image.meta["alt"] = image.content
+        image.children = caption
+        image.content = inline_text(image)
+        inline.children = [image]
+        tok.meta["caption_line"] = line
+        if drop:
+            if tok.map and tokens[i + 3].map:    # the paragraph now spans both lines
+                tok.map = [tok.map[0], tokens[i + 3].map[1]]
+            del tokens[i + 3:i + 3 + drop]
+        i += 3
+
+
+def _is_cjk(char: str) -> bool:
+    """A character of Chinese, Japanese or Korean text: wide or full-width (ideographs, kana,
+    Hangul, CJK punctuation such as （ ） 。 “ ”)."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _cjk_emphasis_rule(state: StateInline, silent: bool) -> bool:
+    """markdown-it's emphasis tokenizer with CJK-friendly flanking (after the proposal of the
+    CommonMark CJK discussion, commonmark-spec issue 650).
+
+    CommonMark lets `**` close only if the character before it is not punctuation or the one
+    after it is space or punctuation; `**粗体（注）**后` fails (`）` before, `后` after) and so
+    does `这是**“引号”**。`'s opening. Here a CJK character counts like whitespace on the outer
+    side and CJK punctuation never blocks on the inner side; runs with no CJK neighbour get
+    exactly CommonMark's answer. Written here: the only markdown-it-py plugin for this on PyPI
+    (mdit-py-cjk-friendly) requires markdown-it-py < 4 and patches `StateInline` for every
+    parser in the process; markdown-it-py's `StateInline` has slots, so the scan cannot be
+    overridden per instance either, and this rule replaces the `emphasis` tokenizer instead
+    (its post-processing, which pairs the delimiters, is markdown-it's own)."""
+    start = state.pos
+    marker = state.src[start]
+    if silent or marker not in "_*":
+        return False
+    pos = start
+    while pos < state.posMax and state.src[pos] == marker:
+        pos += 1
+    before = state.src[start - 1] if start > 0 else " "
+    after = state.src[pos] if pos < state.posMax else " "
+    before_space, after_space = isWhiteSpace(ord(before)), isWhiteSpace(ord(after))
+    before_punct = isMdAsciiPunct(ord(before)) or isPunctChar(before)
+    after_punct = isMdAsciiPunct(ord(after)) or isPunctChar(after)
+    before_cjk, after_cjk = _is_cjk(before), _is_cjk(after)
+    left = not after_space and (not after_punct or after_cjk or before_space or before_punct
+                                or before_cjk)
+    right = not before_space and (not before_punct or before_cjk or after_space or after_punct
+                                  or after_cjk)
+    if marker == "*":
+        can_open, can_close = left, right
+    else:   # `_` inside a word (snake_case, 中文_x_中文) stays literal, as in CommonMark
+        can_open = left and (not right or before_punct)
+        can_close = right and (not left or after_punct)
+    for _ in range(pos - start):
+        token = state.push("text", "", 0)
+        token.content = marker
+        state.delimiters.append(Delimiter(marker=ord(marker), length=pos - start,
+                                          token=len(state.tokens) - 1, end=-1,
+                                          open=can_open, close=can_close))
+    state.pos = pos
+    return True
 
 
 def _child_lines_rule(state) -> None:
@@ -187,6 +322,9 @@ def parser() -> MarkdownIt:
     # The text rule swallows runs of "ordinary" characters; `{` and `@` must stop it.
     md.core.ruler.push("block_attrs", _block_attrs_rule)
     md.core.ruler.push("child_lines", _child_lines_rule)
+    # Before typed numbers: the caption line's `图 1-1` is removed like an alt text's.
+    md.core.ruler.push("figure_captions", _figure_captions_rule)
+    md.inline.ruler.at("emphasis", _cjk_emphasis_rule)
     # Real-world chapters type "第 3 章" / "3.1" into headings: removed once, here.
     md.core.ruler.push("typed_numbers", lambda state: strip_typed_numbers(state.tokens))
     return md

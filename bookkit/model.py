@@ -260,6 +260,9 @@ class ChapterSource:
     slug: str
     path: Path
     text: str
+    # The edition has no file for this chapter: `path` and `text` are the original's, shown
+    # with a notice in the edition's language (`bookkit.load`, `bookkit.resolve.book`).
+    untranslated: bool = False
 
 
 @dataclass

@@ -77,8 +77,10 @@ def _take_number(opener: Token, holder: Token, pattern: re.Pattern, kind: str) -
         match = pattern.match(holder.content.lstrip())
         if match:
             holder.content = holder.content.lstrip()[match.end():]
-        opener.meta["typed_number"] = TypedNumber(kind, number,
-                                                  opener.map[0] + 1 if opener.map else 0)
+        line = opener.map[0] + 1 if opener.map else 0
+        if kind == "caption" and opener.meta.get("caption_line"):
+            line = opener.meta["caption_line"]      # typed in the caption line under the image
+        opener.meta["typed_number"] = TypedNumber(kind, number, line)
 
 
 def typed_numbers(tokens: list[Token]) -> list[TypedNumber]:

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bookkit.check.staleness import (  # noqa: E402
     load_sync_record, mark_synced, save_sync_record, sync_record_path)
-from bookkit.load import load_registry  # noqa: E402
+from bookkit.load import edition_file, load_registry, read_book_config  # noqa: E402
 from bookkit.model import BuildError  # noqa: E402
 
 
@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(args.root)
     try:
         registry = load_registry(root)
+        config = read_book_config(root)
     except BuildError as exc:
         print(f"error: {exc.render()}", file=sys.stderr)
         return 2
@@ -48,13 +49,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     edition_dir = root / editions[args.edition].dir
     originals = root / registry.original.dir
+    # A translation may name its files differently (book.yml `files:`): its original's name.
+    try:
+        plan = config.chapters
+    except BuildError:
+        plan = ()     # no chapter list to read names from: the files share the original's
+    original_of = {edition_file(config, number, editions[args.edition]): file
+                   for number, file, _slug in plan}
     names = [Path(f).name for f in args.files] or sorted(
-        p.name for p in edition_dir.glob("*.md") if (originals / p.name).exists())
+        p.name for p in edition_dir.glob("*.md")
+        if (originals / original_of.get(p.name, p.name)).exists())
     if args.section and len(names) != 1:
         print("error: --section needs exactly one FILE", file=sys.stderr)
         return 2
     for name in names:
-        orig_path = originals / name
+        orig_path = originals / original_of.get(name, name)
         try:
             original = orig_path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:

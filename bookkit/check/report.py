@@ -91,7 +91,7 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
     texts = _resolved_texts(root, out) if resolved else None
     glossaries = _glossaries(root, out)
     source = _original(root)
-    for _number, file, _slug in chapter_plan(root):
+    for number, file, _slug in chapter_plan(root):
         opath = f"{source.dir}/{file}"
         original = texts.get((source.id, file)) if texts else None
         if original is None:
@@ -103,13 +103,13 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
         out += terminology_findings(opath, _read(root / opath) or "", glossaries[source.dir])
         for spec in translation_editions(root):
             folder, lang, key = spec.dir, spec.number_lang, spec.id
-            tpath = f"{folder}/{file}"
-            translation = texts.get((key, file)) if texts else None
+            tname = _translation_file(root, number, spec)
+            tpath = f"{folder}/{tname}"
+            if not (root / tpath).is_file():
+                continue     # not translated yet: the build and `--stale` list it
+            translation = texts.get((key, tname)) if texts else None
             if translation is None:
                 translation = _read(root / tpath)
-            if translation is None:
-                out.append(Finding("missing-file", f"{tpath}:1", f"no translation of {opath}"))
-                continue
             out += [pair_finding(f, tpath) for f in check_pair(original, translation, lang,
                                                                  opath, tpath)]
             if spec.is_traditional_chinese:
@@ -170,21 +170,31 @@ def stale_findings(root: Path, strict: bool = False) -> list[Finding]:
     Placed at the section's heading in the translation (line 1 when the translation does not
     have that section).
     """
-    from bookkit.check.staleness import load_sync_record, stale_sections, sync_record_path
+    from bookkit.check.staleness import (load_sync_record, section_name, section_titles,
+                                         stale_sections, sync_record_path)
     from bookkit.load import chapter_plan
 
     root = Path(root)
     severity = ERROR if strict else WARNING
     out: list[Finding] = []
-    for _number, file, _slug in chapter_plan(root):
+    for number, file, _slug in chapter_plan(root):
         original = _read(root / _original(root).dir / file)
         if original is None:
             continue
-        for folder, lang in ((spec.dir, spec.number_lang) for spec in translation_editions(root)):
-            tpath = f"{folder}/{file}"
+        titles = section_titles(original)
+        for spec in translation_editions(root):
+            folder, lang = spec.dir, spec.number_lang
+            tname = _translation_file(root, number, spec)
+            tpath = f"{folder}/{tname}"
             translation = _read(root / tpath)
-            lines = _section_lines(translation, lang) if translation is not None else {}
-            record_path = sync_record_path(root / folder, file)
+            if translation is None:
+                out.append(Finding("untranslated", f"{tpath}:1",
+                                   f"chapter not translated: the {spec.id} edition shows "
+                                   f"{_original(root).dir}/{file} in its place, with a notice",
+                                   severity, 1))
+                continue
+            lines = _section_lines(translation, lang)
+            record_path = sync_record_path(root / folder, tname)
             try:
                 record = load_sync_record(record_path)
             except (ValueError, json.JSONDecodeError) as exc:
@@ -193,5 +203,14 @@ def stale_findings(root: Path, strict: bool = False) -> list[Finding]:
                 continue
             for sid, reason in stale_sections(original, record):
                 line = lines.get(sid, 1)
-                out.append(Finding("stale", f"{tpath}:{line}", f"section {sid}: {reason}", severity, line))
+                out.append(Finding("stale", f"{tpath}:{line}",
+                                   f"section {section_name(sid, titles)}: {reason}",
+                                   severity, line))
     return out
+
+
+def _translation_file(root: Path, number: int, spec) -> str:
+    """The translation's file name for chapter `number` (book.yml `files:`, else the
+    original's)."""
+    from bookkit.load import edition_file, read_book_config
+    return edition_file(read_book_config(root), number, spec)

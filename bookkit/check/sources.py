@@ -42,30 +42,6 @@ def _prose_lines(tokens, text: str) -> list[tuple[int, str]]:
             if i not in hidden]
 
 
-def _duplicate_captions(rel: str, tokens) -> list[Finding]:
-    """A figure's caption written as alt text and again as an italic line below it (common in
-    books made for other toolchains): the alt text is now shown, so the page would repeat it."""
-    from ..typed_numbers import CAPTION_NUMBER_RE
-    out = []
-    for i, tok in enumerate(tokens):
-        if not images.is_static_figure(tokens, i) or i + 4 >= len(tokens):
-            continue
-        if tokens[i + 3].type != "paragraph_open":
-            continue
-        kids = tokens[i + 4].children or []
-        if len(kids) < 3 or kids[0].type != "em_open" or kids[-1].type != "em_close":
-            continue
-        italic = "".join(k.content for k in kids[1:-1] if k.type == "text").strip()
-        italic = CAPTION_NUMBER_RE.sub("", italic).strip()
-        alt = next(k for k in tokens[i + 1].children if k.type == "image").content.strip()
-        if italic and _squash(italic) == _squash(alt):
-            line = tokens[i + 3].map[0] + 1
-            out.append(Finding("duplicate-caption", f"{rel}:{line}",
-                               "this italic line repeats the figure's caption (its alt text, "
-                               "shown under the figure): delete it", WARNING, line))
-    return out
-
-
 def markup_left_as_text(rel: str, tokens) -> list[Finding]:
     """Markdown the parser read as plain text although the author meant markup (the PDF, made by
     Pandoc, often gets these right, so only the site shows them):
@@ -111,10 +87,6 @@ def markup_left_as_text(rel: str, tokens) -> list[Finding]:
     return out
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[\s:：.。]+", "", text)
-
-
 def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
                      tokens=None) -> list[Finding]:
     """The checks above on one chapter file; `known_ids` are every id of the edition."""
@@ -123,7 +95,6 @@ def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
     rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
     out = [Finding("typed-number", f"{rel}:{t.line}", message(t), WARNING, t.line)
            for t in typed_numbers(tokens)]
-    out += _duplicate_captions(rel, tokens)
     for line, prose in _prose_lines(tokens, text):
         for m in _HTML_ID_RE.finditer(prose):
             tag_start = m.start()
@@ -187,16 +158,18 @@ def _edition_ids(chapters) -> set[str]:
 
 def source_findings(root: Path) -> list[Finding]:
     """The checks over every chapter of every edition folder that exists."""
-    from ..load import load_registry
-    from ..load import chapter_plan
+    from ..load import edition_file, read_book_config
     from ..model import ChapterSource
     root = Path(root).resolve()
-    plan = chapter_plan(root)
+    config = read_book_config(root)
+    plan = config.chapters
     out: list[Finding] = []
-    for key, folder in ((e.id, e.dir) for e in load_registry(root)):   # the chapter files that exist
+    for spec in config.registry:     # the chapter files that exist, as each edition names them
+        key, folder = spec.id, spec.dir
+        files = [(number, edition_file(config, number, spec), slug) for number, _f, slug in plan]
         chapters = [ChapterSource(key, number, slug, root / folder / file,
                                   (root / folder / file).read_text(encoding="utf-8"))
-                    for number, file, slug in plan if (root / folder / file).is_file()]
+                    for number, file, slug in files if (root / folder / file).is_file()]
         candidates = [c for c in chapters if _CANDIDATE_RE.search(c.text)]
         links_to_ids = any(_FRAGMENT_LINK_RE.search(c.text) for c in candidates)
         known = _edition_ids(chapters) if links_to_ids else set()

@@ -50,6 +50,32 @@ def section_hashes(original_text: str) -> dict[str, str]:
     return result
 
 
+def section_titles(original_text: str) -> dict[str, str]:
+    """``{section id: heading text}`` of an original chapter (ids as :func:`section_hashes`
+    keys them), so a report names ``"屋顶线模型"`` rather than its positional key ``_h3``."""
+    from bookkit.markdown import HEADING_ATTRS_RE
+    from bookkit.typed_numbers import HEADING_NUMBER_RE
+    doc = parse_document(original_text, "zh-Hans")
+    titles = {}
+    for sec in doc.sections:
+        title = HEADING_ATTRS_RE.sub("", sec.title).strip()     # `{#sec-x}`, `{-}`
+        typed = HEADING_NUMBER_RE.match(title)                  # `第 3 章`, `3.1`
+        titles[sec.id] = title[typed.end():] if typed else title
+    return {k: v for k, v in titles.items() if v}
+
+
+def section_name(sid: str, titles: dict[str, str]) -> str:
+    """How a report names a section: its heading in quotes, with the id when the author gave
+    one (`"显存预算" (sec-kv)`); the positional `_hN` keys are not shown; the text before the
+    first heading is "(before the first heading)"."""
+    title = titles.get(sid)
+    if sid == "_preamble":
+        return "(before the first heading)"
+    if title is None:
+        return sid
+    return f"“{title}”" + ("" if sid.startswith("_h") else f" ({sid})")
+
+
 def stale_sections(original_text: str, sync_record: dict[str, str] | None) -> list[tuple[str, str]]:
     """Sections whose original changed since the translation was synced.
 

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import unquote
 
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
@@ -317,15 +318,10 @@ class BookRenderer(RendererHTML):
         href = str(tok.attrs.get("href", ""))
         if not re.match(r"^[a-z]+:|^/|^#", href):
             path, _, fragment = href.partition("#")
-            if path.endswith(".md"):
-                ctx: RenderContext = env["ctx"]
-                slug = ctx.chapter_files.get(Path(path).name)
-                if slug is None:
-                    ctx.fail(tok, f"link to unknown chapter file `{path}`",
-                             "link to a file listed in manuscripts/book.yml, or use @sec-… ")
-                else:
-                    tok.attrs["href"] = f"{slug}.html" + (f"#{fragment}" if fragment else "")
-            elif path:       # a file of the repository (`../calculations/x.py`)
+            slug = env["ctx"].chapter_files.get(Path(unquote(path)).name)
+            if path.endswith(".md") and slug is not None:
+                tok.attrs["href"] = f"{slug}.html" + (f"#{fragment}" if fragment else "")
+            elif path:       # a file or folder of the repository (`../calculations/x.py`)
                 ctx = env["ctx"]
                 try:
                     tok.attrs["href"] = repo_link(ctx.chapter.path.parent.parent,
@@ -382,7 +378,8 @@ def static_figure_html(renderer, tokens: list[Token], idx: int, ctx) -> str:
     image = next(k for k in inline.children if k.type == "image")
     inline.meta["skip"] = True
     caption = renderer.renderInline(image.children or [], {}, {"ctx": ctx})
-    alt = plain_inline(image.children or [], ctx)
+    # A caption line under the image is the caption; the alt text stays the image's alt.
+    alt = image.meta.get("alt") or plain_inline(image.children or [], ctx)
     if not alt:
         ctx.fail(tok, f"image `{tok.meta['static_src']}` has no alt text",
                  "write ![caption](path): the alt text is the figure's caption")

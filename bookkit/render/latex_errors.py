@@ -1,7 +1,14 @@
 """Map a XeLaTeX error in the generated `book.tex` back to the author's file and line.
 
-XeLaTeX reports `./book.tex:1234: Undefined control sequence.` and the text before the error
-(`l.1234 …`). The chapter is the last `\\chapter{…\\label{id}}` above that line; within the
+The export puts a marker before every top-level block of a chapter, a raw LaTeX comment
+`% bookkit-source 42 /path/manuscripts/01-x.md` that Pandoc copies into `book.tex` on a line of
+its own: the last marker above the failing line names the block's file and first line, and the
+line of the block sharing the most words with the failing TeX line is the one reported. Markers
+are independent of how Pandoc wraps the generated lines (a long `\\chapter*{…}` title spans
+several lines; counting or matching lines alone then named the previous chapter).
+
+Without markers (sources exported before them), the older reckoning applies. XeLaTeX reports
+`./book.tex:1234: Undefined control sequence.` and the text before the error (`l.1234 …`). The chapter is the last `\\chapter{…\\label{id}}` above that line; within the
 chapter's exported Markdown, the line sharing the most words and control sequences with the
 failing TeX line is the one Pandoc made it from (Pandoc keeps no source positions for LaTeX);
 `sourcemap.json`, written by the export, turns that exported line into the author's
@@ -18,6 +25,8 @@ from pathlib import Path
 # kpathsea reads these from the environment: one log line per message, never wrapped.
 TEX_ENV = {"max_print_line": "100000", "error_line": "254", "half_error_line": "238"}
 SOURCEMAP = "sourcemap.json"
+MARKER = "% bookkit-source"
+_MARKER_RE = re.compile(r"^% bookkit-source (\d+) (.+)$")
 _ERROR_RE = re.compile(r"^(?:\./)?(\S+?\.tex):(\d+): (.*)$", re.M)
 _WORD_RE = re.compile(r"\\[A-Za-z@]+|[A-Za-z0-9_]{4,}|[\u3400-\u9fff]{2,}")
 
@@ -53,6 +62,9 @@ def locate(log: str, tex: Path, files: list[Path], chapter_ids: dict[str, Path],
     context = re.search(r"^l\.\d+ (.*)$", log[m.end():], re.M)
     where = f"book.tex:{line_no}" + (f": {context.group(1).strip()}" if context else "")
     tex_lines = tex.read_text(encoding="utf-8").splitlines()
+    marked = _marked_position(tex_lines, line_no, context.group(1) if context else "")
+    if marked is not None:
+        return f"{marked[0]}:{marked[1]}: {message} (at {where})"
     chapter = None
     for i in range(min(line_no, len(tex_lines)) - 1, -1, -1):
         lm = re.search(r"\\chapter\*?\{.*\\label\{([^}]*)\}", tex_lines[i])
@@ -70,3 +82,40 @@ def locate(log: str, tex: Path, files: list[Path], chapter_ids: dict[str, Path],
         return f"book.tex:{line_no}: {message} (at {where})"
     source, line = source_position(src_root, best[0], best[1])
     return f"{source}:{line}: {message} (at {where})"
+
+
+def _marked_position(tex_lines: list[str], line_no: int, context: str) -> tuple[str, int] | None:
+    """(author's file, line) from the markers around TeX line `line_no`, or None if unmarked."""
+    above = next(((i, m) for i in range(min(line_no, len(tex_lines)) - 1, -1, -1)
+                  if (m := _MARKER_RE.match(tex_lines[i]))), None)
+    if above is None:
+        return None
+    index, m = above
+    path, first = m.group(2), int(m.group(1))
+    # The block runs to the next marker of the same file (or a few lines if it is the last).
+    below = next((int(n.group(1)) for j in range(index + 1, len(tex_lines))
+                  if (n := _MARKER_RE.match(tex_lines[j])) and n.group(2) == path), None)
+    try:
+        source = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return path, first
+    last = below - 1 if below and below > first else min(first + 50, len(source))
+    text = tex_lines[line_no - 1] if 0 < line_no <= len(tex_lines) else ""
+    words = _WORD_RE.findall(text)
+    strong = _WORD_RE.findall(context)[-2:]
+    def best_in(lines: range) -> tuple[int, int]:
+        best, best_score = first, 0
+        for no in lines:
+            line = source[no - 1] if 0 < no <= len(source) else ""
+            score = sum(1 for w in words if w in line) + sum(2 for w in strong if w in line)
+            if score > best_score:
+                best, best_score = no, score
+        return best, best_score
+
+    best, score = best_in(range(first, last + 1))
+    if score == 0:
+        # A footnote's text is set where it is referenced, under that paragraph's marker, but
+        # written at the chapter's end: look through the whole file before settling on the block.
+        best, score = best_in(range(1, len(source) + 1))
+        best = best if score else first
+    return path, best

@@ -353,6 +353,13 @@ end
 # EPUB: figures are SVG (the PDF next to it is for LaTeX).
 LUA_EPUB = r"""
 function Image(img)
+  -- A figure with a caption line of its own keeps the author's alt text (`fig-alt`, written by
+  -- bookkit/render/pandoc_realworld.py) as the image's alt; the caption is the figcaption.
+  local alt = img.attributes["fig-alt"]
+  if alt then
+    img.attributes["fig-alt"] = nil
+    img.caption = {pandoc.Str(alt)}
+  end
   local base = img.src:match("^(.*)%.pdf$")
   if base then
     local svg = base .. ".svg"

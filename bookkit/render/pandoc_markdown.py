@@ -19,7 +19,7 @@ from ..fsutil import swap_dir
 from ..markdown import BOUND_RE, CAPTION_RE, matching_open
 from ..model import BuildError, ResolvedBook, TokenMeta as M
 from .whatif_region import export_note
-from . import pandoc_realworld
+from . import latex_errors, pandoc_realworld
 from .html import RenderContext, bound_text, xref
 from .website import chapter_context
 
@@ -34,6 +34,11 @@ ESCAPE_RE = re.compile(r"([\\`*_\[\]$<>@~^|{}#])")
 # anything, and where markdown-it and Pandoc read characters differently the PDF and EPUB have
 # always had Pandoc's reading — `**生成（rollout）**阶段` is bold to Pandoc only, lines starting
 # with `| ` after a table's blank line are a line block, `\command` in prose is raw TeX.
+
+
+def source_marker(path: Path, line: int) -> str:
+    """A raw LaTeX block holding `% bookkit-source LINE PATH` (nothing in the EPUB)."""
+    return f"```{{=latex}}\n{latex_errors.MARKER} {line} {path}\n```"
 
 
 def escape(text: str) -> str:
@@ -80,6 +85,11 @@ class PandocWriter:
             start = next((t.map[0] for t in tokens[i:] if t.map), last)
             block, i = self.block(tokens, i)
             if block:
+                if line_map is not None and not tok.meta.get(M.TABLE_CAPTION):
+                    # The author's file:line rides along into book.tex as a TeX comment, so a
+                    # LaTeX error maps back whatever Pandoc and TeX do to line breaks
+                    # (`latex_errors.locate`). A table's `: caption` stays next to its table.
+                    blocks.append((start, source_marker(self.ctx.chapter.path, start + 1)))
                 blocks.append((start, block))
             last = start
         if line_map is not None:
@@ -170,7 +180,8 @@ class PandocWriter:
         label = self.strings["figure"].format(n=tok.meta[M.NUMBER])
         if "static_src" in tok.meta:     # an image file: copied/converted by the export
             return pandoc_realworld.static_figure(tok, self.inline(image.children or []),
-                                                  escape(label), self.ctx)
+                                                  escape(label), self.ctx,
+                                                  alt=image.meta.get("alt", ""))
         caption = escape(label + self.strings["caption_sep"]) + self.inline(image.children or [])
         return f"![{caption}](figures/{fid}.pdf){{#{fid}}}"
 

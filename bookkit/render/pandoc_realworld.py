@@ -54,7 +54,7 @@ def prose(text: str, ctx, tok: Token | None) -> str:
     def link(target: str) -> str | None:
         chapter_ids = {l.slug: l.id for l in ctx.labels.values() if l.kind == "chapter"}
         local = chapter_link_for_pandoc(target, ctx.chapter_files, chapter_ids)
-        if local is not None or target.partition("#")[0].endswith(".md"):
+        if local is not None:
             return local
         try:
             return repo_link(_root(ctx), ctx.chapter.path, target)
@@ -66,11 +66,18 @@ def prose(text: str, ctx, tok: Token | None) -> str:
     return links_for_pandoc(text, link)
 
 
-def static_figure(tok: Token, caption: str, label: str, ctx) -> str:
+def static_figure(tok: Token, caption: str, label: str, ctx, alt: str = "") -> str:
     """The exported line of a static figure: numbered caption, converted image, its ID."""
     target = _image_target(ctx, tok, tok.meta["static_src"])
     sep = ctx.edition.strings["caption_sep"]
-    return f"![{label}{sep}{caption}]({target}){{#{tok.meta['figure_id']}}}"
+    # The caption line's text is the caption (inside the float, so LaTeX keeps them together);
+    # the author's alt text stays the image's alt (`fig-alt`: the EPUB's `alt`).
+    extra = f' fig-alt="{_attr(alt)}"' if alt else ""
+    return f"![{label}{sep}{caption}]({target}){{#{tok.meta['figure_id']}{extra}}}"
+
+
+def _attr(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def copy_images(ctx, out_dir: Path) -> None:

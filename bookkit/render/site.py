@@ -20,6 +20,7 @@ class SiteConfig:
     pdf_names: dict        # edition key -> file name
     epub_names: dict
     repo_url: str = ""            # the book's repository: errata links open an issue there
+    errata_url: str = ""          # its issues page (book.yml `errata_url:`), if not repo/issues
     commit: str | None = None     # the commit the pages are built from (None without git)
 
 
@@ -149,7 +150,7 @@ def errata_href(config: SiteConfig, info: EditionInfo, ident: str, section: str,
         lines.append(f"{s['errata_commit']}: {config.commit}")
     body = "\n".join(lines) + f"\n\n{s['errata_prompt']}\n"
     query = urlencode({"title": s["errata_issue"].format(section=section), "body": body})
-    return f"{config.repo_url}/issues/new?{query}"
+    return f"{config.errata_url or config.repo_url + '/issues'}/new?{query}"
 
 
 def with_errata_links(body: str, outline: ChapterOutline, chapter_title: str, info: EditionInfo,
@@ -157,7 +158,7 @@ def with_errata_links(body: str, outline: ChapterOutline, chapter_title: str, in
     """The chapter's body with a quiet "report an error" link closing each section (the
     chapter's opening and every level-2 section): before the next section's heading, and the
     last one before the footnotes. Without `repo_url` in book.yml, the body is unchanged."""
-    if not config.repo_url:
+    if not (config.repo_url or config.errata_url):
         return body
     sections = [(outline.title_id, chapter_title)] + [
         (ident, f"{number} {title}".strip()) for level, ident, number, title in outline.sections

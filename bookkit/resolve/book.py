@@ -48,7 +48,10 @@ class Resolver:
     def parsed(self, chapter: ChapterSource) -> tuple[str, list, dict]:
         """(sha256 of the text, tokens, env): parsed once while the file is unchanged."""
         digest = sha256_bytes(chapter.text.encode())
-        hit = self._parsed.get(str(chapter.path))
+        # An untranslated chapter is the original's file parsed again for the translation:
+        # numbering writes into the tokens, and the translation's get a notice.
+        key = f"{chapter.edition}:{chapter.path}" if chapter.untranslated else str(chapter.path)
+        hit = self._parsed.get(key)
         if hit and hit[0] == digest:
             return hit
         tokens, env = parse(chapter.text)
@@ -57,8 +60,8 @@ class Resolver:
         fence = trust.unclosed_fence(tokens, chapter.text.splitlines())
         if fence:
             raise BuildError(chapter.path, fence.line, fence.message, fence.hint)
-        self._parsed[str(chapter.path)] = (digest, tokens, env)
-        return self._parsed[str(chapter.path)]
+        self._parsed[key] = (digest, tokens, env)
+        return self._parsed[key]
 
     def run_cells(self, book: Book) -> dict[int, CellResults]:
         """Every chapter's calc cells (cached), in worker processes: {chapter number: cells}."""
@@ -78,7 +81,10 @@ class Resolver:
         (default: every loaded edition)."""
         return ResolvedBook(
             book=book, config=book.config or read_book_config(book.root), cells=cells,
-            chapter_files={c.path.name: c.slug for c in book.original.chapters},
+            # Links name chapter files as the edition names them (`chapter01.md` in book-en).
+            chapter_files={**{c.path.name: c.slug for e in book.editions.values()
+                              for c in e.chapters},
+                           **{c.path.name: c.slug for c in book.original.chapters}},
             outputs=[k for k in book.editions if not outputs or k in outputs])
 
     def number_edition(self, book: Book, key: str, cells: dict[int, CellResults],
@@ -90,6 +96,8 @@ class Resolver:
         self.check_trust(book, key)
         for chapter in edition.chapters:
             digest, tokens, env = self.parsed(chapter)
+            if chapter.untranslated:
+                add_untranslated_notice(tokens, edition.info)
             values = cells[chapter.number].values
             # Unknown names in titles are reported by the render pass, with file:line.
             outline = number_chapter(chapter, tokens, labels,
@@ -118,6 +126,8 @@ class Resolver:
         figures_dir = book.original.info.folder / "figures"
         problems = []
         for chapter in edition.chapters:
+            if chapter.untranslated:   # the original's own text, checked as the original's
+                continue
             digest, tokens, _env = self.parsed(chapter)
             ours = original.get(chapter.number, ("", [], {}))
             memo_key = (trusted, digest, *(() if trusted else (ours[0], math)))
@@ -171,3 +181,45 @@ def _head(path: Path, size: int = 600) -> bytes:
 
 def _digest(obj) -> str:
     return hashlib.sha256(repr(obj).encode()).hexdigest()
+
+
+#: The notice over a chapter a translation lacks (its original is shown): an edition's
+#: `strings: untranslated:` (edition.yml) if it words it, else these by language.
+UNTRANSLATED = {"en": "This chapter is not translated yet; the original text follows.",
+                "zh-Hans": "本章尚未翻译，以下是原文。", "zh-Hant": "本章尚未翻譯，以下為原文。"}
+
+
+def untranslated_notice(info: EditionInfo) -> str:
+    text = info.strings.get("untranslated")
+    if text:
+        return str(text)
+    for lang in info.spec.langs:
+        parts = lang.split("-")
+        for key in (lang, f"zh-Hant" if info.spec.is_traditional_chinese else "", parts[0]):
+            if key in UNTRANSLATED:
+                return UNTRANSLATED[key]
+    return UNTRANSLATED["en"]
+
+
+def add_untranslated_notice(tokens: list, info: EditionInfo) -> None:
+    """Put the notice, as a blockquote of class `untranslated` in the edition's language, right
+    after the chapter's title (once: the parsed tokens are memoised). Tokens, not text: the
+    original's lines keep their numbers for messages, and every output (site, search, PDF,
+    EPUB) renders the blockquote as it renders the author's."""
+    from markdown_it.token import Token
+    if any(t.meta.get("untranslated_notice") for t in tokens):
+        return
+    opener = next((i for i, t in enumerate(tokens) if t.type == "heading_open"
+                   and t.tag == "h1"), None)
+    at = opener + 3 if opener is not None else 0      # after heading_open, inline, close
+    line = tokens[opener].map if opener is not None else None
+    quote = Token("blockquote_open", "blockquote", 1, map=line, block=True,
+                  attrs={"class": "untranslated"},
+                  meta={"untranslated_notice": True})
+    text = Token("text", "", 0, content=untranslated_notice(info), map=line)
+    new = [quote,
+           Token("paragraph_open", "p", 1, map=line, block=True),
+           Token("inline", "", 0, content=text.content, children=[text], map=line, block=True),
+           Token("paragraph_close", "p", -1, block=True),
+           Token("blockquote_close", "blockquote", -1, block=True)]
+    tokens[at:at] = new

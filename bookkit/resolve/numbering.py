@@ -66,7 +66,8 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
                 seen_h1 = True
                 ident = tok.attrGet("id") or f"sec-{chapter.slug}"
                 tok.attrSet("id", ident)
-                number = str(n) if n > 0 else ""
+                unnumbered = "unnumbered" in str(tok.attrGet("class") or "").split()
+                number = str(n) if n > 0 and not unnumbered else ""
                 tok.meta[M.NUMBER] = number
                 outline.title, outline.title_id = title, ident
                 add(Label(ident, "chapter", number, chapter.slug, title), line_of(tok))
@@ -75,14 +76,21 @@ def number_chapter(chapter: ChapterSource, tokens: list[Token], labels: dict[str
                 raise BuildError(path, line_of(tok), "the file must start with a level-1 heading "
                                  "(the chapter title)")
             number = ""
-            if level == 2:
-                counters["h2"] += 1
-                counters["h3"] = 0
-                number = f"{n}.{counters['h2']}" if n > 0 else ""
-            elif level == 3:
-                counters["h3"] += 1
-                number = f"{n}.{counters['h2']}.{counters['h3']}" if n > 0 else ""
-            ident = tok.attrGet("id") or (
+            if "unnumbered" in str(tok.attrGet("class") or "").split():
+                # `{.unnumbered}` / `{-}`: no number, and the numbered sections count on
+                # without it (Pandoc's reading); the id is positional among such headings.
+                counters["unnumbered"] = counters.get("unnumbered", 0) + 1
+                ident = tok.attrGet("id") or f"sec-{chapter.slug}-u{counters['unnumbered']}"
+            else:
+                ident = None
+                if level == 2:
+                    counters["h2"] += 1
+                    counters["h3"] = 0
+                    number = f"{n}.{counters['h2']}" if n > 0 else ""
+                elif level == 3:
+                    counters["h3"] += 1
+                    number = f"{n}.{counters['h2']}.{counters['h3']}" if n > 0 else ""
+            ident = ident or tok.attrGet("id") or (
                 f"sec-{chapter.slug}-{counters['h2']}" + (f"-{counters['h3']}" if level == 3 else "")
                 if level <= 3 else f"sec-{chapter.slug}-h{i}")
             tok.attrSet("id", ident)
