@@ -97,6 +97,22 @@ def _setup_matplotlib():
     return plt
 
 
+def diagrams_digest() -> str:
+    """Digest of the diagram vocabulary's sources (`bookkit/diagrams/`), part of every figure's
+    cache key: the vocabulary is bookkit's, not a local module the dependency recorder sees
+    (the worker has it imported already), yet a change to it changes the drawings."""
+    global _DIAGRAMS_DIGEST
+    if _DIAGRAMS_DIGEST is None:
+        h = hashlib.sha256()
+        for path in sorted((Path(__file__).resolve().parents[1] / "diagrams").glob("*.py")):
+            h.update(path.name.encode() + b"\0" + path.read_bytes())
+        _DIAGRAMS_DIGEST = h.hexdigest()[:16]
+    return _DIAGRAMS_DIGEST
+
+
+_DIAGRAMS_DIGEST: str | None = None
+
+
 def _first(langs: tuple[str, ...], table) -> str | None:
     return next((lang for lang in langs if lang in table), None)
 
@@ -219,7 +235,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         # The fallbacks are part of the key only when there are some: the keys of editions
         # without fallbacks stay those of the caches already built.
         fmt_keys = {fmt: key_of("figure", code, lang, library_versions(),
-                                FONT_FAMILIES[font_lang], fmt,
+                                FONT_FAMILIES[font_lang], fmt, diagrams_digest(),
                                 *((SVG_FORMAT,) if fmt == "svg" else ()),
                                 *([fallbacks] if fallbacks else [])) for fmt in formats}
         memo_key = tuple(sorted(fmt_keys.values()))
