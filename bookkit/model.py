@@ -326,6 +326,8 @@ class FigureImage:
     pdf: Path | None         # drawn only when a PDF is built (the site needs only SVG)
     texts: tuple[str, ...]   # every text drawn, for tests and the search index
     site_svg: Path | None = None   # the SVG the site ships: its greys follow the page's theme
+    description: str = ""    # text alternative from the script's `describe(t)` (long description)
+    bound: tuple = ()        # numbers drawn through `t.num`: {text, name, spec, value, expr}
 
 
 class TokenMeta:

@@ -16,7 +16,7 @@ from ..markdown import parse
 from ..model import (Book, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
                      ResolvedChapter, ResolvedEdition)
 from .cells import resolve_cells
-from .figures import FigureTask, resolve_figures, svg_size
+from .figures import FigureTask, figure_words, resolve_figures, svg_size
 from .numbering import number_chapter
 from .scenarios import resolve_variants
 
@@ -93,10 +93,26 @@ class Resolver:
 
     def figure_tasks(self, resolved: ResolvedBook) -> list[FigureTask]:
         figures_root = resolved.book.original.info.folder   # figure scripts live with the original
-        return [FigureTask(fid, figures_root / src, edition.info.lang,
-                           str(chapter.source.path), line, edition.info.spec.langs)
-                for edition in resolved.editions.values() for chapter in edition.chapters
-                for fid, src, line in chapter.outline.figures]
+        registry = resolved.book.registry
+        memo: dict = {}
+        tasks = []
+        for edition in resolved.editions.values():
+            # its words: its own figures.yml, its fallbacks', then the original's
+            folders, spec = [], edition.info.spec
+            while spec is not None:
+                folders.append(self.root / spec.dir)
+                spec = registry.by_id(spec.fallback) if spec.fallback else None
+            if figures_root not in folders:
+                folders.append(figures_root)
+            for chapter in edition.chapters:
+                for fid, src, line in chapter.outline.figures:
+                    script = figures_root / src
+                    tasks.append(FigureTask(fid, script, edition.info.lang,
+                                            str(chapter.source.path), line,
+                                            edition.info.spec.langs,
+                                            figure_words(script.stem, folders, memo),
+                                            edition.info.spec.number_lang))
+        return tasks
 
     def draw_figures(self, resolved: ResolvedBook, formats: tuple[str, ...] = ("svg",)) -> None:
         """Draw (or take from the cache) every figure image of the resolved editions. The site

@@ -40,6 +40,75 @@ class FigureTask:
     source: str       # chapter file that uses it (for messages)
     line: int
     langs: tuple[str, ...] = ()   # its edition's lang, then its fallbacks' (nearest first)
+    words: "FigureWords | None" = None   # its table of the edition's figures.yml (or a fallback's)
+    number_lang: str = ""         # the edition's number conventions (`t.num`)
+
+
+#: an edition's figure words: `<edition dir>/figures.yml`, one table per figure script
+FIGURE_WORDS = "figures.yml"
+
+
+@dataclass(frozen=True)
+class FigureWords:
+    script: str          # the figure script's stem, its key in figures.yml
+    table: dict          # key -> text (or a list of texts)
+    path: Path           # the figures.yml it came from
+    line: int
+
+
+def load_figure_words(folder: Path) -> dict[str, FigureWords]:
+    """`folder/figures.yml`: {script stem: {key: text}}; {} when the edition has none."""
+    import yaml
+    path = folder / FIGURE_WORDS
+    if not path.is_file():
+        return {}
+    text = path.read_text(encoding="utf-8")
+    try:
+        root = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise BuildError(path, mark.line + 1 if mark else None, f"not valid YAML: {exc}",
+                         "fix the YAML (quote texts that contain `: ` or start with `{`)")
+    if root is None:
+        return {}
+    if not isinstance(data, dict):
+        raise BuildError(path, 1, "figures.yml must map figure script names to tables",
+                         "e.g. `roofline:` then `  x: Arithmetic intensity`")
+    words = {}
+    for key_node, value_node in root.value:
+        stem, line = key_node.value, key_node.start_mark.line + 1
+        table = data[stem]
+        if not isinstance(table, dict) or not all(
+                isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+                for v in table.values()):
+            raise BuildError(path, line, f"`{stem}` must be a table of texts (key: text)",
+                             "indent its keys under the script name; quote numbers")
+        words[stem] = FigureWords(stem, {str(k): v for k, v in table.items()}, path, line)
+    return words
+
+
+def figure_words(stem: str, folders: list[Path], memo: dict) -> FigureWords | None:
+    """The script's table from the first of `folders` (the edition's, its fallbacks', the
+    original's) that has one. A translation's table must have the original's keys, the last
+    folder being the original's."""
+    found = None
+    for folder in folders:
+        if folder not in memo:
+            memo[folder] = load_figure_words(folder)
+        if found is None and stem in memo[folder]:
+            found = memo[folder][stem]
+    original = memo[folders[-1]].get(stem)
+    if found is not None and original is not None and found is not original:
+        missing = sorted(set(original.table) - set(found.table))
+        extra = sorted(set(found.table) - set(original.table))
+        if missing or extra:
+            raise BuildError(found.path, found.line, f"figure `{stem}`: its keys differ from "
+                             f"{original.path.parent.name}/{FIGURE_WORDS}'s"
+                             + (f"; missing {', '.join(missing)}" if missing else "")
+                             + (f"; not in the original: {', '.join(extra)}" if extra else ""),
+                             "translate exactly the original's keys")
+    return found
 
 
 def _share_mathtext_layouts(mathtext) -> None:
@@ -113,15 +182,27 @@ def diagrams_digest() -> str:
 _DIAGRAMS_DIGEST: str | None = None
 
 
+def _knows_numbers(lang: str) -> bool:
+    from ..locale.numbers import normalize_lang
+    try:
+        normalize_lang(lang)
+        return True
+    except ValueError:
+        return False
+
+
 def _first(langs: tuple[str, ...], table) -> str | None:
     return next((lang for lang in langs if lang in table), None)
 
 
 def draw_figure(script: str, lang: str, root: str,
                 formats: tuple[str, ...] = ("svg", "pdf"),
-                fallbacks: tuple[str, ...] = ()) -> JobResult:
-    """Worker body: import the script, draw it for `lang` (with the strings of the nearest of
-    `fallbacks` when the script has none for `lang`), return the bytes of each format."""
+                fallbacks: tuple[str, ...] = (), words: dict | None = None,
+                number_lang: str = "") -> JobResult:
+    """Worker body: import the script, draw it for `lang` with `words` (its table of the
+    edition's figures.yml; a script of another book may still carry a STRINGS table per
+    language, the nearest of `lang` and `fallbacks` then used), return the bytes of each
+    format."""
     import importlib.util
     import io
     import logging
@@ -149,18 +230,26 @@ def draw_figure(script: str, lang: str, root: str,
         warnings.simplefilter("always")
         spec.loader.exec_module(module)
         strings = getattr(module, "STRINGS", None)
-        table = _first((lang, *fallbacks), strings) if isinstance(strings, dict) else None
-        if table is None:
-            return JobResult(ok=False, error=f"{script}: STRINGS has no `{lang}` table "
-                             "(one per edition language, or one for its fallback's: "
-                             + ", ".join((lang, *fallbacks)) + ")")
-        keysets = {k: set(v) for k, v in strings.items()}
-        if len({frozenset(s) for s in keysets.values()}) > 1:
-            return JobResult(ok=False, error=f"{script}: STRINGS tables have different keys: "
-                             + "; ".join(f"{k}: {sorted(v)}" for k, v in keysets.items()))
+        if words is None and isinstance(strings, dict):
+            table = _first((lang, *fallbacks), strings)
+            if table is None:
+                return JobResult(ok=False, error=f"{script}: STRINGS has no `{lang}` table "
+                                 "(one per edition language, or one for its fallback's: "
+                                 + ", ".join((lang, *fallbacks)) + ")")
+            keysets = {k: set(v) for k, v in strings.items()}
+            if len({frozenset(s) for s in keysets.values()}) > 1:
+                return JobResult(ok=False, error=f"{script}: STRINGS tables have different keys: "
+                                 + "; ".join(f"{k}: {sorted(v)}" for k, v in keysets.items()))
+            words = strings[table]
+        from ..diagrams.words import FigureText
+        if not number_lang:
+            number_lang = next((x for x in (lang, *fallbacks) if _knows_numbers(x)), "en")
+        t = FigureText(words or {}, lang, number_lang)
         size = getattr(module, "SIZE", (6.4, 3.6))
         fig = plt.figure(figsize=size)
-        module.draw(fig, strings[table])
+        module.draw(fig, t)
+        describe = getattr(module, "describe", None)
+        description = str(describe(t)) if callable(describe) else ""
         fig.tight_layout()
         # `tight_layout` leaves a placeholder layout engine behind, and with any engine set,
         # savefig draws the whole figure once more (without rendering) before it renders: 15 %
@@ -182,7 +271,8 @@ def draw_figure(script: str, lang: str, root: str,
                          + problems[0] + " (install fonts-noto-cjk; use only characters the "
                          "Noto CJK and DejaVu fonts cover)")
     from ..cache import FileHasher
-    value = {**{fmt: data.getvalue() for fmt, data in saved.items()}, "texts": texts}
+    value = {**{fmt: data.getvalue() for fmt, data in saved.items()}, "texts": texts,
+             "description": description, "bound": tuple(t.bound)}
     if "svg" in value:
         # a short prefix: ids are referenced by every glyph of the text drawn as paths
         value["site"] = themed_svg(value["svg"], "f" + hashlib.sha256(
@@ -193,11 +283,12 @@ def draw_figure(script: str, lang: str, root: str,
 #: keys the cached SVG entries: bump when what is stored for a figure changes
 SVG_FORMAT = "themed-1"
 def draw_in_worker(script: str, lang: str, root: str, formats: tuple[str, ...],
-                   fallbacks: tuple[str, ...]) -> JobResult:
+                   fallbacks: tuple[str, ...], words: dict | None = None,
+                   number_lang: str = "") -> JobResult:
     """Worker body (`run_pool`): one figure, then no figure left open for the next one, which
     the same process draws, reusing the fonts, math layouts and libraries loaded for this one."""
     try:
-        return draw_figure(script, lang, root, formats, fallbacks)
+        return draw_figure(script, lang, root, formats, fallbacks, words, number_lang)
     finally:
         import matplotlib.pyplot as plt
         plt.close("all")
@@ -237,7 +328,9 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         fmt_keys = {fmt: key_of("figure", code, lang, library_versions(),
                                 FONT_FAMILIES[font_lang], fmt, diagrams_digest(),
                                 *((SVG_FORMAT,) if fmt == "svg" else ()),
-                                *([fallbacks] if fallbacks else [])) for fmt in formats}
+                                *([fallbacks] if fallbacks else []),
+                                *(_words_key(task) if task.words is not None else ()))
+                    for fmt in formats}
         memo_key = tuple(sorted(fmt_keys.values()))
         remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and all(
@@ -253,6 +346,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             hit = cache.get("figures", key, deps)
             if hit is not None:
                 value[fmt], value["texts"] = hit["data"], hit["texts"]
+                value["description"] = hit.get("description", "")
+                value["bound"] = hit.get("bound", ())
                 if "site" in hit:
                     value["site"] = hit["site"]
         if deps_out is not None:
@@ -264,7 +359,9 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                 memo[memo_key] = (deps, images[(fid, lang)])
             continue
         keys[name], found[name] = (fmt_keys, memo_key), value
-        missing_items.append((name, str(task.script), lang, missing, fallbacks))
+        missing_items.append((name, str(task.script), lang, missing, fallbacks,
+                              task.words.table if task.words is not None else None,
+                              task.number_lang))
     if drawn is not None:
         drawn.extend(name for name, *_ in missing_items)
     if missing_items:
@@ -287,7 +384,9 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             fmt_keys, memo_key = keys[name]
             for fmt, data in result.value.items():
                 if fmt in fmt_keys:
-                    entry = {"data": data, "texts": result.value["texts"]}
+                    entry = {"data": data, "texts": result.value["texts"],
+                             "description": result.value["description"],
+                             "bound": result.value["bound"]}
                     if fmt == "svg":
                         entry["site"] = result.value["site"]
                     cache.put("figures", fmt_keys[fmt], entry, result.deps)
@@ -302,11 +401,12 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
 
 
 def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str, JobResult]:
-    """Draw the (name, script, lang, formats, fallbacks) items on long-lived workers, each
-    keeping to one language while it has figures left: the text and math layouts measured
-    for one figure (tick labels, mostly) serve the next of the same language."""
-    return run_pool([(name, (script, lang, root, fmts, fb))
-                     for name, script, lang, fmts, fb in items],
+    """Draw the (name, script, lang, formats, fallbacks, words, number_lang) items on
+    long-lived workers, each keeping to one language while it has figures left: the text and
+    math layouts measured for one figure (tick labels, mostly) serve the next of the same
+    language."""
+    return run_pool([(name, (script, lang, root, fmts, fb, words, nl))
+                     for name, script, lang, fmts, fb, words, nl in items],
                     draw_in_worker, workers=workers, timeout=timeout,
                     group=lambda args: args[1])
 
@@ -326,7 +426,17 @@ def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
             tmp.write_bytes(data)
             os.replace(tmp, path)
     return FigureImage(figure_id=fid, lang=lang, svg=paths["svg"], pdf=paths.get("pdf"),
-                       texts=tuple(value["texts"]), site_svg=paths.get("site"))
+                       texts=tuple(value["texts"]), site_svg=paths.get("site"),
+                       description=value.get("description", ""),
+                       bound=tuple(value.get("bound", ())))
+
+
+def _words_key(task: FigureTask) -> tuple:
+    """The words and number conventions a figure is drawn with, for its cache key: editing a
+    figures.yml redraws exactly the figures whose table changed."""
+    import json
+    return ("words", json.dumps(task.words.table, sort_keys=True, ensure_ascii=False),
+            task.number_lang)
 
 
 _GREY = re.compile(rb"(fill|stroke): #([0-9a-f]{2})\2\2\b")
