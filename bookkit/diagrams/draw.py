@@ -23,12 +23,12 @@ from .topology import RingStep, Topology
 INK_ON_FILL = "#111114"
 #: kind -> (fill, hatch); fills are light tints of the book's mid-tone data colours
 FILLS = {
-    "F": ("#a6c8ea", ""), "B": ("#f6b98a", "///"), "W": ("#a9dba3", "..."),
-    "reduce-scatter": ("#a6c8ea", ""), "all-gather": ("#f6b98a", "///"),
+    "F": ("#a6c8ea", ""), "B": ("#f6b98a", "//"), "W": ("#a9dba3", ".."),
+    "reduce-scatter": ("#a6c8ea", ""), "all-gather": ("#f6b98a", "//"),
     "gpu": ("#a6c8ea", ""), "switch": ("#d7c3e8", ""), "core": ("#d7c3e8", ""),
     "agg": ("#f6b98a", ""), "edge": ("#a9dba3", ""), "host": ("#a6c8ea", ""),
-    0: ("#a6c8ea", ""), 1: ("#f6b98a", "///"), 2: ("#a9dba3", "..."), 3: ("#f2a7b5", "xx"),
-    4: ("#d7c3e8", "\\\\\\"), 5: ("#e8d8a0", "--"),
+    0: ("#a6c8ea", ""), 1: ("#f6b98a", "//"), 2: ("#a9dba3", ".."), 3: ("#f2a7b5", "x"),
+    4: ("#d7c3e8", "\\\\"), 5: ("#e8d8a0", "--"),
     "free": ("#ffffff", ""),
 }
 LINE_STYLES = {"link": "-", "nvlink": "-", "network": "--", "wrap": ":", "core": "-",
@@ -81,7 +81,7 @@ def draw_timeline(ax, tl: Timeline, row_names: list[str], kind_names: dict, time
     ax.tick_params(axis="y", length=0)
     handles = [Patch(facecolor=fill_of(k)[0], hatch=fill_of(k)[1], edgecolor="#333333", label=name)
                for k, name in kind_names.items()]
-    ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.18),
+    ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25),
               ncol=len(handles), frameon=False)
 
 
@@ -111,8 +111,10 @@ def draw_topology(ax, topo: Topology, node_size: float = 0.16, label_links: str 
             labelled.add(link.kind)
             mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
             r = math.hypot(mx, my) or 1
-            ax.text(mx + mx / r * 0.22, my + my / r * 0.22, link.label, ha="center",
-                    va="center", fontsize=fontsize - 1)
+            ax.text(mx + mx / r * 0.12, my + my / r * 0.12, link.label,
+                    ha="left" if mx > 0.05 else "right" if mx < -0.05 else "center",
+                    va="bottom" if my > 0.05 else "top" if my < -0.05 else "center",
+                    fontsize=fontsize - 1)
     for node in topo.nodes:
         fill, hatch = fill_of(node.kind)
         if node.kind in ("gpu", "host"):
@@ -137,7 +139,8 @@ def draw_topology(ax, topo: Topology, node_size: float = 0.16, label_links: str 
 
 
 def draw_ring_steps(ax, steps: tuple[RingStep, ...], n: int, phase_names: dict,
-                    step_label: str, rank_label: str, fontsize: float = 7) -> None:
+                    step_label: str, rank_label: str, fontsize: float = 7,
+                    legend_ax=None) -> None:
     """The ring all-reduce as a grid: one row per step, one column per rank, the cell naming the
     chunk that rank sends in that step; the two phases filled and hatched differently."""
     from matplotlib.patches import Patch, Rectangle
@@ -160,9 +163,11 @@ def draw_ring_steps(ax, steps: tuple[RingStep, ...], n: int, phase_names: dict,
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
-    ax.legend(handles=[Patch(facecolor=fill_of(k)[0], hatch=fill_of(k)[1], edgecolor="#333333",
-                             label=v) for k, v in phase_names.items()],
-              fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, frameon=False)
+    (legend_ax or ax).legend(
+        handles=[Patch(facecolor=fill_of(k)[0], hatch=fill_of(k)[1], edgecolor="#333333",
+                       label=v) for k, v in phase_names.items()],
+        fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.02) if legend_ax else (0.5, -0.1),
+        ncol=1 if legend_ax else 2, frameon=False)
 
 
 def draw_block_table(ax, bt: BlockTable, seq_names: list[str], pool_label: str,

@@ -20,8 +20,9 @@ class FigureText(dict):
     def num(self, value, spec: str = "", name: str = "", expr: str = "") -> str:
         from ..locale.numbers import format_value, parse_spec
         text = format_value(value, parse_spec(spec), self.number_lang)
-        self.bound.append({"text": text, "name": name, "spec": spec, "value": repr(value),
-                           "expr": expr})
+        entry = {"text": text, "name": name, "spec": spec, "value": repr(value), "expr": expr}
+        if entry not in self.bound:     # `draw` and `describe` format the same numbers
+            self.bound.append(entry)
         return text
 
     def __missing__(self, key):
