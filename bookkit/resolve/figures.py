@@ -378,7 +378,12 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             task = unique[(fid, lang)]
             if not result.ok:
                 last = result.error.strip().splitlines()
-                errors.append(f"{task.source}:{task.line}: figure {fid} [{lang}]: "
+                # The script's own line first (the deepest frame in it): that is where the
+                # author fixes it; under --serve the message shows over the unchanged page.
+                frames = re.findall(r'File "%s", line (\d+)' % re.escape(str(task.script)),
+                                    result.error)
+                where = f"{_rel(task.script, root)}:{frames[-1]}: " if frames else ""
+                errors.append(f"{where}{task.source}:{task.line}: figure {fid} [{lang}]: "
                               + (last[-1] if last else "failed"))
                 continue
             fmt_keys, memo_key = keys[name]
@@ -429,6 +434,13 @@ def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
                        texts=tuple(value["texts"]), site_svg=paths.get("site"),
                        description=value.get("description", ""),
                        bound=tuple(value.get("bound", ())))
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path(root).resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _words_key(task: FigureTask) -> tuple:

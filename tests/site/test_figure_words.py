@@ -78,3 +78,17 @@ def test_bad_yaml_names_its_file_and_line(tmp_path):
     with pytest.raises(BuildError) as err:
         figure_words("bars", [root / "book-en", root / "manuscripts"], {})
     assert "book-en/figures.yml:" in str(err.value)
+
+
+def test_an_error_in_a_script_names_the_scripts_file_and_line(tmp_path):
+    root = _book(tmp_path)
+    script = root / "manuscripts" / "figures" / "bars.py"
+    script.write_text("def draw(fig, t):\n    ax = fig.add_subplot()\n"
+                      "    ax.plot(undefined_name)\n")
+    task = FigureTask("fig-bars", script, "en", "book-en/01.md", 3, ("en",),
+                      figure_words("bars", [root / "book-en", root / "manuscripts"], {}), "en")
+    with pytest.raises(BuildError) as err:
+        _draw(root, [task])
+    text = str(err.value)
+    assert "manuscripts/figures/bars.py:3: book-en/01.md:3: figure fig-bars [en]" in text
+    assert "undefined_name" in text
