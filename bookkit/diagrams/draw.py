@@ -45,6 +45,8 @@ def text_on(ax, x, y, s, fill: str | None = None, **kw):
     if fill is not None and fill != "#ffffff":
         kw.setdefault("color", INK_ON_FILL)
         kw["gid"] = f"bkt{next(_gids)}-on-{fill.lstrip('#')}"
+        # a plain patch of the fill behind the label: the hatch never runs through the text
+        kw.setdefault("bbox", {"facecolor": fill, "edgecolor": "none", "pad": 1.0})
     return ax.text(x, y, s, **kw)
 
 
@@ -178,7 +180,7 @@ def draw_block_table(ax, bt: BlockTable, seq_names: list[str], pool_label: str,
     _bare(ax)
     owners = bt.owner()
     where = {page: (s, j) for s, table in enumerate(bt.tables) for j, page in enumerate(table)}
-    x0 = max(len(t) for t in bt.tables) + 2.5
+    x0 = max(len(t) for t in bt.tables) + 3.5
     for s, table in enumerate(bt.tables):
         fill, hatch = fill_of(s)
         y = -s * 1.2

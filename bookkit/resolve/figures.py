@@ -167,9 +167,10 @@ def _setup_matplotlib():
 
 
 def diagrams_digest() -> str:
-    """Digest of the diagram vocabulary's sources (`bookkit/diagrams/`), part of every figure's
-    cache key: the vocabulary is bookkit's, not a local module the dependency recorder sees
-    (the worker has it imported already), yet a change to it changes the drawings."""
+    """Digest of the diagram vocabulary's sources (`bookkit/diagrams/`), part of the cache key
+    of every figure whose script imports from bookkit: the vocabulary is bookkit's, not a local
+    module the dependency recorder sees (the worker has it imported already), yet a change to
+    it changes the drawings. Plain plots keep their keys."""
     global _DIAGRAMS_DIGEST
     if _DIAGRAMS_DIGEST is None:
         h = hashlib.sha256()
@@ -326,7 +327,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         # The fallbacks are part of the key only when there are some: the keys of editions
         # without fallbacks stay those of the caches already built.
         fmt_keys = {fmt: key_of("figure", code, lang, library_versions(),
-                                FONT_FAMILIES[font_lang], fmt, diagrams_digest(),
+                                FONT_FAMILIES[font_lang], fmt,
+                                *((diagrams_digest(),) if b"bookkit" in code else ()),
                                 *((SVG_FORMAT,) if fmt == "svg" else ()),
                                 *([fallbacks] if fallbacks else []),
                                 *(_words_key(task) if task.words is not None else ()))
