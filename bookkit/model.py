@@ -402,6 +402,9 @@ class ResolvedBook:
     editions: dict[str, ResolvedEdition] = field(default_factory=dict)
     figures: dict[tuple[str, str], FigureImage] = field(default_factory=dict)  # (id, lang)
     figure_sizes: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    # (figure id, lang) -> [(scenario, combination, the variant's figure id)]: a diagram drawn
+    # again for each what-if combination that changes its INPUTS (its images in `figures`)
+    figure_variants: dict[tuple[str, str], list] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,9 @@ class FigureText(dict):
         self.lang = lang
         self.number_lang = number_lang
         self.bound: list[dict] = []
+        #: the chapter's cell values the script named in `INPUTS` (a what-if variant's when
+        #: the figure is drawn for one): the diagram draws the numbers the prose states
+        self.inputs: dict = {}
 
     def num(self, value, spec: str = "", name: str = "", expr: str = "") -> str:
         from ..locale.numbers import format_value, parse_spec

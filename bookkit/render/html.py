@@ -58,6 +58,9 @@ class RenderContext:
     # and formulas in render order (`whatif_region.Slot`, read by `whatif.chapter_data`).
     whatif: dict | None = None
     whatif_slots: dict = field(default_factory=dict)
+    # this chapter's diagrams drawn again per what-if combination:
+    # (figure id, lang) -> [(scenario, combination, variant figure id)]
+    figure_variants: dict = field(default_factory=dict)
 
     def fail(self, tok: Token | None, message: str, hint: str = "") -> None:
         line = tok.map[0] + 1 if tok is not None and tok.map else None

@@ -42,6 +42,27 @@ class FigureTask:
     langs: tuple[str, ...] = ()   # its edition's lang, then its fallbacks' (nearest first)
     words: "FigureWords | None" = None   # its table of the edition's figures.yml (or a fallback's)
     number_lang: str = ""         # the edition's number conventions (`t.num`)
+    inputs: dict | None = None    # the chapter's cell values the script asked for (`INPUTS`)
+    variant_of: tuple = ()        # (figure id, scenario, combination) of a what-if variant
+
+
+def script_inputs(script: Path) -> tuple[str, ...]:
+    """The names of the chapter's cell values a script asks for: `INPUTS = ("a", "b")`, read
+    from its source without running it (the parent decides what to draw before forking)."""
+    import ast
+    try:
+        tree = ast.parse(script.read_bytes())
+    except (OSError, SyntaxError):
+        return ()      # drawing it reports the problem with the script's own line
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "INPUTS"
+                                                for t in node.targets):
+            try:
+                names = ast.literal_eval(node.value)
+            except ValueError:
+                return ()
+            return tuple(str(n) for n in names)
+    return ()
 
 
 #: an edition's figure words: `<edition dir>/figures.yml`, one table per figure script
@@ -214,7 +235,7 @@ def _first(langs: tuple[str, ...], table) -> str | None:
 def draw_figure(script: str, lang: str, root: str,
                 formats: tuple[str, ...] = ("svg", "pdf"),
                 fallbacks: tuple[str, ...] = (), words: dict | None = None,
-                number_lang: str = "") -> JobResult:
+                number_lang: str = "", inputs: dict | None = None) -> JobResult:
     """Worker body: import the script, draw it for `lang` with `words` (its table of the
     edition's figures.yml; a script of another book may still carry a STRINGS table per
     language, the nearest of `lang` and `fallbacks` then used), return the bytes of each
@@ -261,6 +282,7 @@ def draw_figure(script: str, lang: str, root: str,
         if not number_lang:
             number_lang = next((x for x in (lang, *fallbacks) if _knows_numbers(x)), "en")
         t = FigureText(words or {}, lang, number_lang)
+        t.inputs = dict(inputs or {})
         size = getattr(module, "SIZE", (6.4, 3.6))
         fig = plt.figure(figsize=size)
         module.draw(fig, t)
@@ -300,11 +322,11 @@ def draw_figure(script: str, lang: str, root: str,
 SVG_FORMAT = "themed-1"
 def draw_in_worker(script: str, lang: str, root: str, formats: tuple[str, ...],
                    fallbacks: tuple[str, ...], words: dict | None = None,
-                   number_lang: str = "") -> JobResult:
+                   number_lang: str = "", inputs: dict | None = None) -> JobResult:
     """Worker body (`run_pool`): one figure, then no figure left open for the next one, which
     the same process draws, reusing the fonts, math layouts and libraries loaded for this one."""
     try:
-        return draw_figure(script, lang, root, formats, fallbacks, words, number_lang)
+        return draw_figure(script, lang, root, formats, fallbacks, words, number_lang, inputs)
     finally:
         import matplotlib.pyplot as plt
         plt.close("all")
@@ -339,6 +361,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             raise BuildError(task.source, task.line, f"no figure fonts for language {lang}",
                              "give its edition a `fallback` in manuscripts/book.yml, or add "
                              "its fonts to FONT_FAMILIES in bookkit/resolve/figures.py")
+        # A what-if variant is shown on the site only: never drawn as PDF.
+        task_formats = ("svg",) if task.variant_of else formats
         # The fallbacks are part of the key only when there are some: the keys of editions
         # without fallbacks stay those of the caches already built.
         fmt_keys = {fmt: key_of("figure", code, lang, library_versions(),
@@ -346,8 +370,10 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                                 *((diagrams_digest(),) if b"bookkit" in code else ()),
                                 *((SVG_FORMAT,) if fmt == "svg" else ()),
                                 *([fallbacks] if fallbacks else []),
-                                *(_words_key(task) if task.words is not None else ()))
-                    for fmt in formats}
+                                *(_words_key(task) if task.words is not None else ()),
+                                *(("inputs", repr(sorted(task.inputs.items())))
+                                  if task.inputs else ()))
+                    for fmt in task_formats}
         memo_key = tuple(sorted(fmt_keys.values()))
         remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and all(
@@ -369,7 +395,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                     value["site"] = hit["site"]
         if deps_out is not None:
             deps_out[name] = deps
-        missing = tuple(fmt for fmt in formats if fmt not in value)
+        missing = tuple(fmt for fmt in task_formats if fmt not in value)
         if not missing:
             images[(fid, lang)] = _write(out_dir, fid, lang, value)
             if memo is not None:
@@ -378,7 +404,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         keys[name], found[name] = (fmt_keys, memo_key), value
         missing_items.append((name, str(task.script), lang, missing, fallbacks,
                               task.words.table if task.words is not None else None,
-                              task.number_lang))
+                              task.number_lang, task.inputs))
     if drawn is not None:
         drawn.extend(name for name, *_ in missing_items)
     if missing_items:
@@ -423,12 +449,12 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
 
 
 def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str, JobResult]:
-    """Draw the (name, script, lang, formats, fallbacks, words, number_lang) items on
+    """Draw the (name, script, lang, formats, fallbacks, words, number_lang, inputs) items on
     long-lived workers, each keeping to one language while it has figures left: the text and
     math layouts measured for one figure (tick labels, mostly) serve the next of the same
     language."""
-    return run_pool([(name, (script, lang, root, fmts, fb, words, nl))
-                     for name, script, lang, fmts, fb, words, nl in items],
+    return run_pool([(name, (script, lang, root, fmts, fb, words, nl, inputs))
+                     for name, script, lang, fmts, fb, words, nl, inputs in items],
                     draw_in_worker, workers=workers, timeout=timeout,
                     group=lambda args: args[1])
 

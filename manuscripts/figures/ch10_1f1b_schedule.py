@@ -1,30 +1,33 @@
-"""The 1F1B pipeline schedule of the chapter's example (p = 4 stages, m = 16 micro-batches:
-`p_ex`, `m_ex` of @sec-training-systems-pipeline), computed by the diagram vocabulary's list
-scheduler (a backward takes two forward slots); its bubble equals `tr.pipeline_bubble_fraction`."""
+"""The 1F1B pipeline schedule of the chapter's what-if example (`pipe_p` stages, `pipe_m`
+micro-batches; the book's are p_ex = 4 and m_ex = 16), computed by the diagram vocabulary's list
+scheduler (a backward takes two forward slots); its bubble equals `tr.pipeline_bubble_fraction`.
+The reader's choice of stages and micro-batches redraws it (`INPUTS`)."""
 from bookkit.diagrams import pipeline_1f1b
 from bookkit.diagrams.draw import draw_timeline
 from calculations import training as tr
 
 SIZE = (6.4, 2.9)
-P, M = 4, 16   # the chapter's p_ex, m_ex (a test holds them equal)
+INPUTS = ("pipe_p", "pipe_m")   # the chapter's cell values this diagram draws
 
 
 def numbers(t):
+    P, M = t.inputs.get("pipe_p", 4), t.inputs.get("pipe_m", 16)   # drawn alone: the book's
     tl = pipeline_1f1b(P, M)
     bubble = tr.pipeline_bubble_fraction(P, M)
     assert abs(tl.bubble_fraction - bubble) < 1e-12, "schedule and formula disagree"
     return tl, {
-        "p": t.num(P, "int", name="p_ex"), "m": t.num(M, "int", name="m_ex"),
-        "warm": t.num(P - 1, "int", name="p_ex - 1"),
-        "bubble": t.num(bubble, "pct digits=1", name="bubble_ex",
-                        expr="tr.pipeline_bubble_fraction(p_ex, m_ex) = (p-1)/(m+p-1)"),
+        "p": t.num(P, "int", name="pipe_p"), "m": t.num(M, "int", name="pipe_m"),
+        "warm": t.num(P - 1, "int", name="pipe_p - 1"),
+        "bubble": t.num(bubble, "pct digits=1", name="pipe_bubble",
+                        expr="tr.pipeline_bubble_fraction(pipe_p, pipe_m) = (p-1)/(m+p-1)"),
     }
 
 
 def draw(fig, t):
     tl, v = numbers(t)
+    fig.set_size_inches(6.4, 1.5 + 0.3 * tl.rows)     # a row per stage
     ax = fig.add_subplot()
-    draw_timeline(ax, tl, [t["stage"].format(i=i + 1) for i in range(P)],
+    draw_timeline(ax, tl, [t["stage"].format(i=i + 1) for i in range(tl.rows)],
                   {"F": t["fwd"], "B": t["bwd"]}, t["time"], fontsize=5.5)
     ax.set_title(t["title"].format(**v), fontsize=9)
 

@@ -16,6 +16,7 @@ from bookkit.render.html import figure_description_html
 from bookkit.resolve.figures import (LANGS, FigureTask, draw_figure, figure_words,
                                      load_figure_words, resolve_figures)
 from bookkit.workers import run_jobs
+from calculations import training as tr
 
 ROOT = Path(__file__).resolve().parents[2]
 DIRS = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
@@ -44,7 +45,10 @@ def drawn() -> dict:
 def chapter_values(chapter: str) -> dict:
     """The original chapter's calculation cells, run in order (what the prose binds)."""
     text = (ROOT / "manuscripts" / chapter).read_text(encoding="utf-8")
-    ns: dict = {}
+    # what-if declarations give the book's value, as at build time
+    ns: dict = {"choose": lambda _s, _k, options, default=None:
+                default if default is not None else options[0],
+                "exclude": lambda *_a, **_k: None}
     for block in re.findall(r"^```calc[^\n]*\n(.*?)^```", text, re.M | re.S):
         exec(compile(block, chapter, "exec"), ns)   # noqa: S102 - the book's own cells
     return ns
@@ -75,10 +79,13 @@ def test_numbers_are_the_chapters_and_formatted_like_the_prose(drawn, lang):
     assert bound(ring, "nic_bw")["text"] == nic and nic in ring["texts"][0] + " ".join(ring["texts"])
     assert bound(ring, "ring_demo_steps")["text"] == "14"
     pipe = drawn[f"ch10_1f1b_schedule|{lang}"]
-    assert bound(pipe, "p_ex")["text"] == format_value(ch10["p_ex"], parse_spec("int"), lang)
-    assert bound(pipe, "m_ex")["text"] == format_value(ch10["m_ex"], parse_spec("int"), lang)
-    bubble = format_value(ch10["bubble_ex"], parse_spec("pct digits=1"), lang)
-    assert bound(pipe, "bubble_ex")["text"] == bubble
+    # drawn alone (no INPUTS passed) it draws the book's example: the prose's p_ex, m_ex
+    assert ch10["pipe_p"] == ch10["p_ex"] and ch10["pipe_m"] == ch10["m_ex"]
+    assert bound(pipe, "pipe_p")["text"] == format_value(ch10["pipe_p"], parse_spec("int"), lang)
+    assert bound(pipe, "pipe_m")["text"] == format_value(ch10["pipe_m"], parse_spec("int"), lang)
+    bubble = format_value(ch10["pipe_bubble"], parse_spec("pct digits=1"), lang)
+    assert bound(pipe, "pipe_bubble")["text"] == bubble
+    assert bubble == format_value(ch10["bubble_ex"], parse_spec("pct digits=1"), lang)
     assert any(bubble in t for t in pipe["texts"])
     ch08 = chapter_values("08-inference-optimization.md")
     pages = drawn[f"ch08_block_table|{lang}"]
@@ -231,3 +238,16 @@ def test_a_config_change_redraws_the_diagram_in_every_edition(tmp_path):
         assert [b["text"] for b in image.bound if b["name"] == "nic_bw"] == ["100 GB/s"]
         assert "100 GB/s" in image.description and "50 GB/s" not in image.description
         assert image.svg.read_bytes() != b"" and any("100 GB/s" in t for t in image.texts)
+
+
+def test_inputs_from_the_chapter_redraw_the_schedule():
+    """`INPUTS` values (the chapter's, or a what-if variant's) are what the diagram draws."""
+    script = ROOT / "manuscripts" / "figures" / "ch10_1f1b_schedule.py"
+    [(_, result)] = run_jobs([("f", draw_figure, (str(script), "en", str(ROOT), ("svg",), (),
+                                                  words("ch10_1f1b_schedule", "en"), "en",
+                                                  {"pipe_p": 8, "pipe_m": 8}))]).items()
+    assert result.ok, result.error
+    bubble = format_value(tr.pipeline_bubble_fraction(8, 8), parse_spec("pct digits=1"), "en")
+    assert bound(result.value, "pipe_bubble")["text"] == bubble
+    assert "8 stages and 8 micro-batches" in result.value["description"]
+    assert "Stage 8" in result.value["texts"]
