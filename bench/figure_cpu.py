@@ -34,12 +34,17 @@ def main() -> int:
     scripts = sorted(glob.glob(os.path.join(ROOT, "manuscripts", "figures", "*.py")))
     scripts = [s for s in scripts if args.only in os.path.basename(s)]
     F._setup_matplotlib()
+    from pathlib import Path
+    folders = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
+    words = {lang: F.load_figure_words(Path(ROOT) / d) for lang, d in folders.items()}
     per: dict[str, float] = {}
     failed = []
     for lang in F.LANGS:
         for script in scripts:
+            table = words[lang].get(os.path.basename(script)[:-3])
             t0 = time.process_time()
-            result = F.draw_in_worker(script, lang, ROOT, formats, ())
+            result = F.draw_in_worker(script, lang, ROOT, formats, (),
+                                      table.table if table else None)
             per[f"{os.path.basename(script)}|{lang}"] = time.process_time() - t0
             if not result.ok:
                 failed.append(result.error)
