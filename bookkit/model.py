@@ -337,6 +337,8 @@ class FigureImage:
     pdf: Path | None         # drawn only when a PDF is built (the site needs only SVG)
     texts: tuple[str, ...]   # every text drawn, for tests and the search index
     site_svg: Path | None = None   # the SVG the site ships: its greys follow the page's theme
+    description: str = ""    # text alternative from the script's `describe(t)` (long description)
+    bound: tuple = ()        # numbers drawn through `t.num`: {text, name, spec, value, expr}
 
 
 class TokenMeta:
@@ -411,6 +413,9 @@ class ResolvedBook:
     editions: dict[str, ResolvedEdition] = field(default_factory=dict)
     figures: dict[tuple[str, str], FigureImage] = field(default_factory=dict)  # (id, lang)
     figure_sizes: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    # (figure id, lang) -> [(scenario, combination, the variant's figure id)]: a diagram drawn
+    # again for each what-if combination that changes its INPUTS (its images in `figures`)
+    figure_variants: dict[tuple[str, str], list] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,9 @@ class RenderContext:
     # and formulas in render order (`whatif_region.Slot`, read by `whatif.chapter_data`).
     whatif: dict | None = None
     whatif_slots: dict = field(default_factory=dict)
+    # this chapter's diagrams drawn again per what-if combination:
+    # (figure id, lang) -> [(scenario, combination, variant figure id)]
+    figure_variants: dict = field(default_factory=dict)
 
     def fail(self, tok: Token | None, message: str, hint: str = "") -> None:
         line = tok.map[0] + 1 if tok is not None and tok.map else None
@@ -189,7 +192,7 @@ class BookRenderer(RendererHTML):
     def paragraph_close(self, tokens, idx, options, env):
         opener = matching_open(tokens, idx, "paragraph_open", "paragraph_close")
         if opener is not None and M.FIGURE_ID in opener.meta:
-            return "</figcaption></figure>\n"
+            return f"</figcaption>{opener.meta.get('fig_desc_html', '')}</figure>\n"
         return super().renderToken(tokens, idx, options, env)
 
     def _figure(self, tokens, idx, ctx: RenderContext) -> str:
@@ -206,8 +209,12 @@ class BookRenderer(RendererHTML):
         label = ctx.edition.strings["figure"].format(n=tok.meta[M.NUMBER])
         # The image's children are rendered as the caption; skip the inline token afterwards.
         inline.meta["skip"] = True
-        return (f'<figure id="{html.escape(fid)}"><img src="{src}" alt="{alt}" width="{w}" '
-                f'height="{h}" loading="lazy" decoding="async"><figcaption>'
+        drawn = ctx.figures.get((fid, ctx.edition.lang))
+        desc = figure_description_html(drawn, f"{fid}-desc", ctx.edition.strings)
+        tok.meta["fig_desc_html"] = desc
+        described = f' aria-describedby="{html.escape(fid)}-desc"' if desc else ""
+        return (f'<figure id="{html.escape(fid)}"><img src="{src}" alt="{alt}"{described} '
+                f'width="{w}" height="{h}" loading="lazy" decoding="async"><figcaption>'
                 f'<span class="capno">{html.escape(label)}</span>'
                 f'{html.escape(ctx.edition.strings["caption_sep"])}{caption}')
 
@@ -369,6 +376,39 @@ def _mark_numeric_columns(tokens: list[Token], idx: int, ctx: RenderContext) -> 
         if is_numeric and not any("text-align" in str(t.attrGet("style") or "") for t in cells[c]):
             for t in cells[c]:
                 t.attrSet("class", "num-col")
+
+
+_NUMBER_EDGE = r"(?<![0-9A-Za-z.,]){}(?![0-9A-Za-z,]|\.[0-9])"
+
+
+def figure_description_html(image: FigureImage | None, ident: str, strings: dict) -> str:
+    """A diagram's text alternative (its script's `describe`, in the edition's language) under
+    the figure, folded: the long description screen readers get through `aria-describedby`,
+    and where a sighted reader finds the numbers the diagram draws, each with its provenance
+    in the same `.num` markup (and popover) as the prose's bound numbers."""
+    if image is None or not image.description:
+        return ""
+    import re
+    text = html.escape(image.description)
+    by_text: dict[str, dict] = {}
+    for bound in image.bound:
+        by_text.setdefault(html.escape(bound["text"]), bound)
+    if by_text:
+        pattern = re.compile("|".join(_NUMBER_EDGE.format(re.escape(t))
+                                      for t in sorted(by_text, key=len, reverse=True)))
+
+        def span(match) -> str:
+            bound = by_text[match.group(0)]
+            how = (f"{bound['expr']} = {bound['value']}" if bound.get("expr")
+                   else bound["value"])
+            prov = f"{strings['computed_as']} {bound['name']} = {how}"
+            return (f'<span class="num" data-name="{html.escape(bound["name"])}">'
+                    f'{match.group(0)}<span class="prov">{html.escape(prov)}</span></span>')
+
+        text = pattern.sub(span, text)
+    summary = html.escape(strings.get("figure_description", "Description"))
+    return (f'<details class="fig-desc"><summary>{summary}</summary>'
+            f'<p id="{html.escape(ident)}">{text}</p></details>')
 
 
 def static_figure_html(renderer, tokens: list[Token], idx: int, ctx) -> str:

@@ -183,6 +183,12 @@ class PandocWriter:
                                                   escape(label), self.ctx,
                                                   alt=image.meta.get("alt", ""))
         caption = escape(label + self.strings["caption_sep"]) + self.inline(image.children or [])
+        # A diagram's text alternative is the image's alt text (Pandoc keeps the caption
+        # visible): the EPUB reader's long description; the PDF ignores it.
+        drawn = self.ctx.figures.get((fid, self.ctx.edition.lang))
+        if drawn is not None and drawn.description:
+            alt = drawn.description.replace("\\", "\\\\").replace('"', '\\"')
+            return f'![{caption}](figures/{fid}.pdf){{#{fid} alt="{alt}"}}'
         return f"![{caption}](figures/{fid}.pdf){{#{fid}}}"
 
     def table_caption(self, tok, inline) -> str:

@@ -48,7 +48,9 @@ def chapter_context(resolved: ResolvedBook, edition: ResolvedEdition,
     return RenderContext(chapter=chapter.source, edition=edition.info, labels=edition.labels,
                          values=chapter.values, math=math, figures=resolved.figures,
                          figure_sizes=resolved.figure_sizes,
-                         chapter_files=resolved.chapter_files, whatif=chapter.scenarios)
+                         chapter_files=resolved.chapter_files, whatif=chapter.scenarios,
+                         figure_variants={k: v for k, v in resolved.figure_variants.items()
+                                          if k[0] in {f[0] for f in chapter.outline.figures}})
 
 
 def title_text(chapter: ChapterSource, info: EditionInfo, labels: dict, values: dict):

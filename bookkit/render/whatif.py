@@ -87,6 +87,9 @@ def chapter_data(ctx, math: dict) -> tuple[bytes | None, int]:
                 ctx.errors.append(BuildError(err.path, err.line, f"what-if `{name}`, variant "
                                              f"{sc.describe(combo)}: {err.message}", err.hint))
             entry = {}
+            figs = _figure_variants(ctx, name, combo, sid)
+            if figs:
+                entry["f"] = figs
             if nums:
                 entry["n"] = nums
             if maths:
@@ -103,6 +106,22 @@ def chapter_data(ctx, math: dict) -> tuple[bytes | None, int]:
                        f"(budget {BUDGET_GZ // 1024} KB)",
                  "offer fewer options, exclude combinations or keep formulas out of the region")
     return data, size
+
+
+def _figure_variants(ctx, scenario: str, combo: tuple, sid) -> list:
+    """[figure id, src, description] of each of the chapter's diagrams drawn for this
+    combination: only the file's name travels in the data; the SVG is fetched when the reader
+    picks the combination (so the variants cost the data file a few bytes each)."""
+    out = []
+    lang = ctx.edition.lang
+    for (fid, flang), variants in sorted(ctx.figure_variants.items()):
+        if flang != lang:
+            continue
+        for name, vcombo, vid in variants:
+            image = ctx.figures.get((vid, lang))
+            if name == scenario and vcombo == combo and image is not None:
+                out.append([fid, sid(f"figures/{vid}.{lang}.svg"), sid(image.description)])
+    return out
 
 
 def _book_slot(ctx, slot: Slot) -> tuple[set, object]:

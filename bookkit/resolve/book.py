@@ -17,7 +17,7 @@ from .. import trust
 from ..model import (Book, BuildError, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
                      ResolvedChapter, ResolvedEdition)
 from .cells import resolve_cells
-from .figures import FigureTask, resolve_figures, svg_size
+from .figures import FigureTask, figure_words, resolve_figures, script_inputs, svg_size
 from .numbering import number_chapter
 from .scenarios import resolve_variants
 
@@ -143,16 +143,39 @@ class Resolver:
 
     def figure_tasks(self, resolved: ResolvedBook) -> list[FigureTask]:
         figures_root = resolved.book.original.info.folder   # figure scripts live with the original
-        return [FigureTask(fid, figures_root / src, edition.info.lang,
-                           str(chapter.source.path), line, edition.info.spec.langs)
-                for edition in resolved.editions.values() for chapter in edition.chapters
-                for fid, src, line in chapter.outline.figures]
+        registry = resolved.book.registry
+        memo: dict = {}
+        tasks = []
+        for edition in resolved.editions.values():
+            # its words: its own figures.yml, its fallbacks', then the original's
+            folders, spec = [], edition.info.spec
+            while spec is not None:
+                folders.append(self.root / spec.dir)
+                spec = registry.by_id(spec.fallback) if spec.fallback else None
+            if figures_root not in folders:
+                folders.append(figures_root)
+            for chapter in edition.chapters:
+                for fid, src, line in chapter.outline.figures:
+                    script = figures_root / src
+                    task = FigureTask(fid, script, edition.info.lang, str(chapter.source.path),
+                                      line, edition.info.spec.langs,
+                                      figure_words(script.stem, folders, memo),
+                                      edition.info.spec.number_lang)
+                    tasks.extend(_with_inputs(task, chapter))
+        return tasks
 
     def draw_figures(self, resolved: ResolvedBook, formats: tuple[str, ...] = ("svg",)) -> None:
         """Draw (or take from the cache) every figure image of the resolved editions. The site
         needs SVG only; the Pandoc export asks for PDF too."""
         self.drawn_figures, self.figure_deps = [], {}
-        figures = resolve_figures(self.figure_tasks(resolved), self.root, self.cache,
+        tasks = self.figure_tasks(resolved)
+        resolved.figure_variants = {}
+        for task in tasks:
+            if task.variant_of:
+                fid, scenario, combo = task.variant_of
+                resolved.figure_variants.setdefault((fid, task.lang), []).append(
+                    (scenario, combo, task.figure_id))
+        figures = resolve_figures(tasks, self.root, self.cache,
                                   self.root / "build" / "figures", self.workers,
                                   self.cell_timeout, progress=self.log,
                                   drawn=self.drawn_figures, deps_out=self.figure_deps,
@@ -223,3 +246,32 @@ def add_untranslated_notice(tokens: list, info: EditionInfo) -> None:
            Token("paragraph_close", "p", -1, block=True),
            Token("blockquote_close", "blockquote", -1, block=True)]
     tokens[at:at] = new
+
+
+def _with_inputs(task: FigureTask, chapter) -> list[FigureTask]:
+    """The task with the chapter's values its script names in `INPUTS`, and one more task per
+    what-if combination that changes one of them (drawn at build time; the page loads the
+    variant's SVG only when the reader picks it)."""
+    import dataclasses
+    import hashlib
+    names = script_inputs(task.script) if task.script.is_file() else ()
+    if not names:
+        return [task]
+    missing = [n for n in names if n not in chapter.values]
+    if missing:
+        raise BuildError(task.source, task.line, f"figure {task.figure_id}: INPUTS names "
+                         f"{', '.join(missing)}, not computed by this chapter's cells",
+                         "assign them in a calc cell of the original chapter before the figure")
+    book = {n: chapter.values[n].value for n in names}
+    out = [dataclasses.replace(task, inputs=book)]
+    for name, scenario in sorted((chapter.scenarios or {}).items()):
+        for combo in scenario.combinations():
+            changed = scenario.variants.get(combo, {})
+            if combo == scenario.book or not changed.keys() & set(names):
+                continue
+            inputs = {n: (changed[n].value if n in changed else book[n]) for n in names}
+            tag = hashlib.sha256(repr((name, combo)).encode()).hexdigest()[:8]
+            out.append(dataclasses.replace(task, figure_id=f"{task.figure_id}.v{tag}",
+                                           inputs=inputs,
+                                           variant_of=(task.figure_id, name, combo)))
+    return out

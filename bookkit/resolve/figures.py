@@ -40,6 +40,111 @@ class FigureTask:
     source: str       # chapter file that uses it (for messages)
     line: int
     langs: tuple[str, ...] = ()   # its edition's lang, then its fallbacks' (nearest first)
+    words: "FigureWords | None" = None   # its table of the edition's figures.yml (or a fallback's)
+    number_lang: str = ""         # the edition's number conventions (`t.num`)
+    inputs: dict | None = None    # the chapter's cell values the script asked for (`INPUTS`)
+    variant_of: tuple = ()        # (figure id, scenario, combination) of a what-if variant
+
+
+def script_inputs(script: Path) -> tuple[str, ...]:
+    """The names of the chapter's cell values a script asks for: `INPUTS = ("a", "b")`, read
+    from its source without running it (the parent decides what to draw before forking)."""
+    import ast
+    try:
+        tree = ast.parse(script.read_bytes())
+    except (OSError, SyntaxError):
+        return ()      # drawing it reports the problem with the script's own line
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "INPUTS"
+                                                for t in node.targets):
+            try:
+                names = ast.literal_eval(node.value)
+            except ValueError:
+                return ()
+            return tuple(str(n) for n in names)
+    return ()
+
+
+#: an edition's figure words: `<edition dir>/figures.yml`, one table per figure script
+FIGURE_WORDS = "figures.yml"
+
+
+@dataclass(frozen=True)
+class FigureWords:
+    script: str          # the figure script's stem, its key in figures.yml
+    table: dict          # key -> text (or a list of texts)
+    path: Path           # the figures.yml it came from
+    line: int
+
+
+def load_figure_words(folder: Path) -> dict[str, FigureWords]:
+    """`folder/figures.yml`: {script stem: {key: text}}; {} when the edition has none."""
+    import yaml
+    path = folder / FIGURE_WORDS
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return {}
+    stamp = (stat.st_mtime_ns, stat.st_size)
+    remembered = _WORDS_MEMO.get(path)
+    if remembered is not None and remembered[0] == stamp:   # --serve: parsed once per edit
+        return remembered[1]
+    text = path.read_text(encoding="utf-8")
+    # One parse (the nodes give the lines, the same nodes the values), with libyaml when
+    # PyYAML has it: the pure-Python parser took ~0.3 s a file.
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise BuildError(path, mark.line + 1 if mark else None, f"not valid YAML: {exc}",
+                         "fix the YAML (quote texts that contain `: ` or start with `{`)")
+    finally:
+        loader.dispose()
+    if root is None:
+        return {}
+    if not isinstance(data, dict):
+        raise BuildError(path, 1, "figures.yml must map figure script names to tables",
+                         "e.g. `roofline:` then `  x: Arithmetic intensity`")
+    words = {}
+    for key_node, value_node in root.value:
+        stem, line = key_node.value, key_node.start_mark.line + 1
+        table = data[stem]
+        if not isinstance(table, dict) or not all(
+                isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
+                for v in table.values()):
+            raise BuildError(path, line, f"`{stem}` must be a table of texts (key: text)",
+                             "indent its keys under the script name; quote numbers")
+        words[stem] = FigureWords(stem, {str(k): v for k, v in table.items()}, path, line)
+    _WORDS_MEMO[path] = (stamp, words)
+    return words
+
+
+_WORDS_MEMO: dict[Path, tuple[tuple, dict]] = {}
+
+
+def figure_words(stem: str, folders: list[Path], memo: dict) -> FigureWords | None:
+    """The script's table from the first of `folders` (the edition's, its fallbacks', the
+    original's) that has one. A translation's table must have the original's keys, the last
+    folder being the original's."""
+    found = None
+    for folder in folders:
+        if folder not in memo:
+            memo[folder] = load_figure_words(folder)
+        if found is None and stem in memo[folder]:
+            found = memo[folder][stem]
+    original = memo[folders[-1]].get(stem)
+    if found is not None and original is not None and found is not original:
+        missing = sorted(set(original.table) - set(found.table))
+        extra = sorted(set(found.table) - set(original.table))
+        if missing or extra:
+            raise BuildError(found.path, found.line, f"figure `{stem}`: its keys differ from "
+                             f"{original.path.parent.name}/{FIGURE_WORDS}'s"
+                             + (f"; missing {', '.join(missing)}" if missing else "")
+                             + (f"; not in the original: {', '.join(extra)}" if extra else ""),
+                             "translate exactly the original's keys")
+    return found
 
 
 def _share_mathtext_layouts(mathtext) -> None:
@@ -97,15 +202,44 @@ def _setup_matplotlib():
     return plt
 
 
+def diagrams_digest() -> str:
+    """Digest of the diagram vocabulary's sources (`bookkit/diagrams/`), part of the cache key
+    of every figure whose script imports from bookkit: the vocabulary is bookkit's, not a local
+    module the dependency recorder sees (the worker has it imported already), yet a change to
+    it changes the drawings. Plain plots keep their keys."""
+    global _DIAGRAMS_DIGEST
+    if _DIAGRAMS_DIGEST is None:
+        h = hashlib.sha256()
+        for path in sorted((Path(__file__).resolve().parents[1] / "diagrams").glob("*.py")):
+            h.update(path.name.encode() + b"\0" + path.read_bytes())
+        _DIAGRAMS_DIGEST = h.hexdigest()[:16]
+    return _DIAGRAMS_DIGEST
+
+
+_DIAGRAMS_DIGEST: str | None = None
+
+
+def _knows_numbers(lang: str) -> bool:
+    from ..locale.numbers import normalize_lang
+    try:
+        normalize_lang(lang)
+        return True
+    except ValueError:
+        return False
+
+
 def _first(langs: tuple[str, ...], table) -> str | None:
     return next((lang for lang in langs if lang in table), None)
 
 
 def draw_figure(script: str, lang: str, root: str,
                 formats: tuple[str, ...] = ("svg", "pdf"),
-                fallbacks: tuple[str, ...] = ()) -> JobResult:
-    """Worker body: import the script, draw it for `lang` (with the strings of the nearest of
-    `fallbacks` when the script has none for `lang`), return the bytes of each format."""
+                fallbacks: tuple[str, ...] = (), words: dict | None = None,
+                number_lang: str = "", inputs: dict | None = None) -> JobResult:
+    """Worker body: import the script, draw it for `lang` with `words` (its table of the
+    edition's figures.yml; a script of another book may still carry a STRINGS table per
+    language, the nearest of `lang` and `fallbacks` then used), return the bytes of each
+    format."""
     import importlib.util
     import io
     import logging
@@ -133,18 +267,27 @@ def draw_figure(script: str, lang: str, root: str,
         warnings.simplefilter("always")
         spec.loader.exec_module(module)
         strings = getattr(module, "STRINGS", None)
-        table = _first((lang, *fallbacks), strings) if isinstance(strings, dict) else None
-        if table is None:
-            return JobResult(ok=False, error=f"{script}: STRINGS has no `{lang}` table "
-                             "(one per edition language, or one for its fallback's: "
-                             + ", ".join((lang, *fallbacks)) + ")")
-        keysets = {k: set(v) for k, v in strings.items()}
-        if len({frozenset(s) for s in keysets.values()}) > 1:
-            return JobResult(ok=False, error=f"{script}: STRINGS tables have different keys: "
-                             + "; ".join(f"{k}: {sorted(v)}" for k, v in keysets.items()))
+        if words is None and isinstance(strings, dict):
+            table = _first((lang, *fallbacks), strings)
+            if table is None:
+                return JobResult(ok=False, error=f"{script}: STRINGS has no `{lang}` table "
+                                 "(one per edition language, or one for its fallback's: "
+                                 + ", ".join((lang, *fallbacks)) + ")")
+            keysets = {k: set(v) for k, v in strings.items()}
+            if len({frozenset(s) for s in keysets.values()}) > 1:
+                return JobResult(ok=False, error=f"{script}: STRINGS tables have different keys: "
+                                 + "; ".join(f"{k}: {sorted(v)}" for k, v in keysets.items()))
+            words = strings[table]
+        from ..diagrams.words import FigureText
+        if not number_lang:
+            number_lang = next((x for x in (lang, *fallbacks) if _knows_numbers(x)), "en")
+        t = FigureText(words or {}, lang, number_lang)
+        t.inputs = dict(inputs or {})
         size = getattr(module, "SIZE", (6.4, 3.6))
         fig = plt.figure(figsize=size)
-        module.draw(fig, strings[table])
+        module.draw(fig, t)
+        describe = getattr(module, "describe", None)
+        description = str(describe(t)) if callable(describe) else ""
         fig.tight_layout()
         # `tight_layout` leaves a placeholder layout engine behind, and with any engine set,
         # savefig draws the whole figure once more (without rendering) before it renders: 15 %
@@ -166,7 +309,8 @@ def draw_figure(script: str, lang: str, root: str,
                          + problems[0] + " (install fonts-noto-cjk; use only characters the "
                          "Noto CJK and DejaVu fonts cover)")
     from ..cache import FileHasher
-    value = {**{fmt: data.getvalue() for fmt, data in saved.items()}, "texts": texts}
+    value = {**{fmt: data.getvalue() for fmt, data in saved.items()}, "texts": texts,
+             "description": description, "bound": tuple(t.bound)}
     if "svg" in value:
         # a short prefix: ids are referenced by every glyph of the text drawn as paths
         value["site"] = themed_svg(value["svg"], "f" + hashlib.sha256(
@@ -177,11 +321,12 @@ def draw_figure(script: str, lang: str, root: str,
 #: keys the cached SVG entries: bump when what is stored for a figure changes
 SVG_FORMAT = "themed-1"
 def draw_in_worker(script: str, lang: str, root: str, formats: tuple[str, ...],
-                   fallbacks: tuple[str, ...]) -> JobResult:
+                   fallbacks: tuple[str, ...], words: dict | None = None,
+                   number_lang: str = "", inputs: dict | None = None) -> JobResult:
     """Worker body (`run_pool`): one figure, then no figure left open for the next one, which
     the same process draws, reusing the fonts, math layouts and libraries loaded for this one."""
     try:
-        return draw_figure(script, lang, root, formats, fallbacks)
+        return draw_figure(script, lang, root, formats, fallbacks, words, number_lang, inputs)
     finally:
         import matplotlib.pyplot as plt
         plt.close("all")
@@ -216,12 +361,19 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             raise BuildError(task.source, task.line, f"no figure fonts for language {lang}",
                              "give its edition a `fallback` in manuscripts/book.yml, or add "
                              "its fonts to FONT_FAMILIES in bookkit/resolve/figures.py")
+        # A what-if variant is shown on the site only: never drawn as PDF.
+        task_formats = ("svg",) if task.variant_of else formats
         # The fallbacks are part of the key only when there are some: the keys of editions
         # without fallbacks stay those of the caches already built.
         fmt_keys = {fmt: key_of("figure", code, lang, library_versions(),
                                 FONT_FAMILIES[font_lang], fmt,
+                                *((diagrams_digest(),) if b"bookkit" in code else ()),
                                 *((SVG_FORMAT,) if fmt == "svg" else ()),
-                                *([fallbacks] if fallbacks else [])) for fmt in formats}
+                                *([fallbacks] if fallbacks else []),
+                                *(_words_key(task) if task.words is not None else ()),
+                                *(("inputs", repr(sorted(task.inputs.items())))
+                                  if task.inputs else ()))
+                    for fmt in task_formats}
         memo_key = tuple(sorted(fmt_keys.values()))
         remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and all(
@@ -237,18 +389,22 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             hit = cache.get("figures", key, deps)
             if hit is not None:
                 value[fmt], value["texts"] = hit["data"], hit["texts"]
+                value["description"] = hit.get("description", "")
+                value["bound"] = hit.get("bound", ())
                 if "site" in hit:
                     value["site"] = hit["site"]
         if deps_out is not None:
             deps_out[name] = deps
-        missing = tuple(fmt for fmt in formats if fmt not in value)
+        missing = tuple(fmt for fmt in task_formats if fmt not in value)
         if not missing:
             images[(fid, lang)] = _write(out_dir, fid, lang, value)
             if memo is not None:
                 memo[memo_key] = (deps, images[(fid, lang)])
             continue
         keys[name], found[name] = (fmt_keys, memo_key), value
-        missing_items.append((name, str(task.script), lang, missing, fallbacks))
+        missing_items.append((name, str(task.script), lang, missing, fallbacks,
+                              task.words.table if task.words is not None else None,
+                              task.number_lang, task.inputs))
     if drawn is not None:
         drawn.extend(name for name, *_ in missing_items)
     if missing_items:
@@ -265,13 +421,20 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             task = unique[(fid, lang)]
             if not result.ok:
                 last = result.error.strip().splitlines()
-                errors.append(f"{task.source}:{task.line}: figure {fid} [{lang}]: "
+                # The script's own line first (the deepest frame in it): that is where the
+                # author fixes it; under --serve the message shows over the unchanged page.
+                frames = re.findall(r'File "%s", line (\d+)' % re.escape(str(task.script)),
+                                    result.error)
+                where = f"{_rel(task.script, root)}:{frames[-1]}: " if frames else ""
+                errors.append(f"{where}{task.source}:{task.line}: figure {fid} [{lang}]: "
                               + (last[-1] if last else "failed"))
                 continue
             fmt_keys, memo_key = keys[name]
             for fmt, data in result.value.items():
                 if fmt in fmt_keys:
-                    entry = {"data": data, "texts": result.value["texts"]}
+                    entry = {"data": data, "texts": result.value["texts"],
+                             "description": result.value["description"],
+                             "bound": result.value["bound"]}
                     if fmt == "svg":
                         entry["site"] = result.value["site"]
                     cache.put("figures", fmt_keys[fmt], entry, result.deps)
@@ -286,11 +449,12 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
 
 
 def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str, JobResult]:
-    """Draw the (name, script, lang, formats, fallbacks) items on long-lived workers, each
-    keeping to one language while it has figures left: the text and math layouts measured
-    for one figure (tick labels, mostly) serve the next of the same language."""
-    return run_pool([(name, (script, lang, root, fmts, fb))
-                     for name, script, lang, fmts, fb in items],
+    """Draw the (name, script, lang, formats, fallbacks, words, number_lang, inputs) items on
+    long-lived workers, each keeping to one language while it has figures left: the text and
+    math layouts measured for one figure (tick labels, mostly) serve the next of the same
+    language."""
+    return run_pool([(name, (script, lang, root, fmts, fb, words, nl, inputs))
+                     for name, script, lang, fmts, fb, words, nl, inputs in items],
                     draw_in_worker, workers=workers, timeout=timeout,
                     group=lambda args: args[1])
 
@@ -310,7 +474,24 @@ def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
             tmp.write_bytes(data)
             os.replace(tmp, path)
     return FigureImage(figure_id=fid, lang=lang, svg=paths["svg"], pdf=paths.get("pdf"),
-                       texts=tuple(value["texts"]), site_svg=paths.get("site"))
+                       texts=tuple(value["texts"]), site_svg=paths.get("site"),
+                       description=value.get("description", ""),
+                       bound=tuple(value.get("bound", ())))
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path(root).resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _words_key(task: FigureTask) -> tuple:
+    """The words and number conventions a figure is drawn with, for its cache key: editing a
+    figures.yml redraws exactly the figures whose table changed."""
+    import json
+    return ("words", json.dumps(task.words.table, sort_keys=True, ensure_ascii=False),
+            task.number_lang)
 
 
 _GREY = re.compile(rb"(fill|stroke): #([0-9a-f]{2})\2\2\b")

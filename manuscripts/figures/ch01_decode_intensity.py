@@ -8,17 +8,6 @@ MODEL = "qwen3-8b"
 DEVICE = "h100"
 CONTEXTS = (512, 8192, 32768)
 BATCHES = tuple(2 ** i for i in range(0, 11))  # 1 .. 1024
-STRINGS = {
-    "zh-Hans": {"x": "批大小（同时解码的序列数）", "y": "算术强度（FLOP/字节）",
-                "title": "Qwen3-8B 在 H100 上解码一步的算术强度",
-                "ctx": "上下文 {n} 词元", "ridge": "H100 BF16 拐点 {r:.0f} FLOP/字节"},
-    "en": {"x": "Batch size (sequences decoded together)", "y": "Arithmetic intensity (FLOP/byte)",
-           "title": "Arithmetic intensity of one Qwen3-8B decode step on an H100",
-           "ctx": "context {n} tokens", "ridge": "H100 BF16 ridge {r:.0f} FLOP/byte"},
-    "zh-Hant": {"x": "批次大小（同時解碼的序列數）", "y": "算術強度（FLOP/位元組）",
-                "title": "Qwen3-8B 在 H100 上解碼一步的算術強度",
-                "ctx": "上下文 {n} 詞元", "ridge": "H100 BF16 拐點 {r:.0f} FLOP/位元組"},
-}
 
 
 def draw(fig, t):

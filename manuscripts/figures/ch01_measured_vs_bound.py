@@ -11,17 +11,6 @@ CONTEXT = 1024
 # InferenceBench, https://yobitelcomm.github.io/bench/recipes/concurrency-sweep/ (tpot_p50_ms)
 MEASURED = {1: 6.48, 4: 6.59, 16: 10.94, 64: 46.91}
 BATCHES = tuple(2 ** i for i in range(0, 7))
-STRINGS = {
-    "zh-Hans": {"x": "并发请求数（≈ 解码批大小）", "y": "每词元时间（ms）",
-                "title": "Llama-3.1-8B 在一张 H100 上：实测与带宽下界",
-                "bound": "HBM 下界（上下文 {c} 词元）", "measured": "实测中位数（vLLM）"},
-    "en": {"x": "Concurrent requests (≈ decode batch)", "y": "Time per output token (ms)",
-           "title": "Llama-3.1-8B on one H100: measured vs bandwidth bound",
-           "bound": "HBM bound (context {c} tokens)", "measured": "measured median (vLLM)"},
-    "zh-Hant": {"x": "並行請求數（≈ 解碼批次大小）", "y": "每詞元時間（ms）",
-                "title": "Llama-3.1-8B 在一張 H100 上：實測與頻寬下界",
-                "bound": "HBM 下界（上下文 {c} 詞元）", "measured": "實測中位數（vLLM）"},
-}
 
 
 def draw(fig, t):

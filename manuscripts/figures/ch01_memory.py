@@ -7,17 +7,6 @@ MODEL = "qwen3-8b"
 DEVICE = "h100"
 BATCHES = (1, 8, 32)
 CONTEXTS = tuple(2 ** i for i in range(10, 18))  # 1,024 .. 131,072
-STRINGS = {
-    "zh-Hans": {"x": "每个序列的上下文长度（词元）", "y": "显存占用（GB）",
-                "title": "Qwen3-8B（BF16）：权重加 KV 缓存", "batch": "批大小 {b}",
-                "weights": "仅权重", "hbm": "H100 显存 {c:.0f} GB"},
-    "en": {"x": "Context per sequence (tokens)", "y": "Memory (GB)",
-           "title": "Qwen3-8B (BF16): weights plus KV cache", "batch": "batch {b}",
-           "weights": "weights only", "hbm": "H100 memory {c:.0f} GB"},
-    "zh-Hant": {"x": "每個序列的上下文長度（詞元）", "y": "記憶體佔用（GB）",
-                "title": "Qwen3-8B（BF16）：權重加 KV 快取", "batch": "批次大小 {b}",
-                "weights": "僅權重", "hbm": "H100 記憶體 {c:.0f} GB"},
-}
 
 
 def draw(fig, t):

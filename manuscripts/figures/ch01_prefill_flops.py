@@ -5,21 +5,6 @@ from calculations import formulas, models
 SIZE = (6.4, 4.4)
 MODEL = "qwen3-8b"
 LENGTHS = (512, 2048, 8192, 32768, 131072)
-STRINGS = {
-    "zh-Hans": {"x": "提示长度（词元）", "y": "占预填充总 FLOPs 的比例",
-                "title": "Qwen3-8B 预填充的计算量构成", "linear": "线性层（投影与 MLP）",
-                "attention": "因果注意力（含 softmax）", "other": "其他（归一化、RoPE、lm_head 等）",
-                "total": "{v} TFLOP", "other_share": "其他 {v}"},
-    "en": {"x": "Prompt length (tokens)", "y": "Share of total prefill FLOPs",
-           "title": "What the FLOPs of a Qwen3-8B prefill are spent on",
-           "linear": "linear layers (projections and MLP)", "attention": "causal attention (with softmax)",
-           "other": "other (norms, RoPE, lm_head, ...)", "total": "{v} TFLOP",
-           "other_share": "other {v}"},
-    "zh-Hant": {"x": "提示長度（詞元）", "y": "佔預填充總 FLOPs 的比例",
-                "title": "Qwen3-8B 預填充的計算量構成", "linear": "線性層（投影與 MLP）",
-                "attention": "因果注意力（含 softmax）", "other": "其他（正規化、RoPE、lm_head 等）",
-                "total": "{v} TFLOP", "other_share": "其他 {v}"},
-}
 
 
 def draw(fig, t):

@@ -4,14 +4,6 @@ from calculations import models
 SIZE = (6.4, 3.8)
 MARK_BATCH = 64
 MODELS = ("mixtral-8x7b", "gpt-oss-20b", "qwen3-30b-a3b", "deepseek-v3", "gpt-oss-120b")
-STRINGS = {
-    "zh-Hans": {"x": "批大小（并发序列数，对数坐标）", "y": "被命中的专家比例",
-                "title": "解码一步要读的专家：批越大，越接近全部专家", "fmt": "{name}：{k}/{e}", "mark": "批 {b}"},
-    "en": {"x": "Batch size (concurrent sequences, log scale)", "y": "Fraction of experts hit",
-           "title": "Experts one decode step must read: larger batches touch nearly all", "fmt": "{name}: {k}/{e}", "mark": "batch {b}"},
-    "zh-Hant": {"x": "批次大小（並行序列數，對數座標）", "y": "被命中的專家比例",
-                "title": "解碼一步要讀的專家：批次越大，越接近全部專家", "fmt": "{name}：{k}/{e}", "mark": "批次 {b}"},
-}
 
 
 def draw(fig, t):

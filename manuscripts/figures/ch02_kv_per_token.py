@@ -2,14 +2,6 @@
 from calculations import formulas, models
 
 SIZE = (6.8, 4.0)
-STRINGS = {
-    "zh-Hans": {"y": "每词元 KV 字节数（BF16，对数坐标）", "title": "每个词元在各层留下的 KV 状态",
-                "gqa": "GQA", "mla": "MLA（潜向量）", "swa": "GQA + 滑动窗口", "mha": "若改为 MHA"},
-    "en": {"y": "KV bytes per token (BF16, log scale)", "title": "KV state each token leaves across all layers",
-           "gqa": "GQA", "mla": "MLA (latent)", "swa": "GQA + sliding window", "mha": "if MHA instead"},
-    "zh-Hant": {"y": "每詞元 KV 位元組數（BF16，對數座標）", "title": "每個詞元在各層留下的 KV 狀態",
-                "gqa": "GQA", "mla": "MLA（潛向量）", "swa": "GQA + 滑動視窗", "mha": "若改為 MHA"},
-}
 COLORS = {"gqa": "#4C72B0", "mla": "#C44E52", "swa": "#55A868"}
 
 

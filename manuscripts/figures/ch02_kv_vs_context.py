@@ -2,26 +2,6 @@
 from calculations import formulas, hardware, models
 
 SIZE = (6.6, 4.8)
-STRINGS = {
-    "zh-Hans": {"x": "上下文长度（词元，对数坐标）", "y": "单条序列的 KV 缓存（GB，对数坐标）",
-                "title": "KV 缓存随上下文增长：注意力结构决定斜率",
-                "llama": "Llama-3.1-70B（GQA）", "llama_mha": "同形状改为 MHA（假设）",
-                "ds": "DeepSeek-V3（MLA）", "oss": "gpt-oss-120b（GQA + 滑动窗口）",
-                "linear": "同形状的线性注意力状态（假设，恒定）", "hbm": "H200 HBM 容量",
-                "beyond": "点线：超出模型原生上下文长度（圆点处）"},
-    "en": {"x": "Context length (tokens, log scale)", "y": "KV cache of one sequence (GB, log scale)",
-           "title": "KV cache grows with context: attention design sets the slope",
-           "llama": "Llama-3.1-70B (GQA)", "llama_mha": "same shape as MHA (hypothetical)",
-           "ds": "DeepSeek-V3 (MLA)", "oss": "gpt-oss-120b (GQA + sliding window)",
-           "linear": "linear-attention state, same shape (hypothetical, constant)", "hbm": "H200 HBM capacity",
-           "beyond": "dotted: beyond the model's native context (dot)"},
-    "zh-Hant": {"x": "上下文長度（詞元，對數座標）", "y": "單條序列的 KV 快取（GB，對數座標）",
-                "title": "KV 快取隨上下文增長：注意力結構決定斜率",
-                "llama": "Llama-3.1-70B（GQA）", "llama_mha": "同形狀改為 MHA（假設）",
-                "ds": "DeepSeek-V3（MLA）", "oss": "gpt-oss-120b（GQA + 滑動視窗）",
-                "linear": "同形狀的線性注意力狀態（假設，恆定）", "hbm": "H200 HBM 容量",
-                "beyond": "點線：超出模型原生上下文長度（圓點處）"},
-}
 
 
 def draw(fig, t):

@@ -8,20 +8,6 @@ SIZE = (6.4, 3.8)
 NSA_L, NSA_D, NSA_SEL, NSA_SEL_BLOCK, NSA_W = 32, 16, 16, 64, 512
 # DSA (DeepSeek-V3.2-Exp config): top-2048 tokens; indexer key of 128 values in FP8
 DSA_TOPK, DSA_INDEX_DIM = 2048, 128
-STRINGS = {
-    "zh-Hans": {"x": "上下文长度（词元，对数坐标）", "y": "一步解码读取的 KV（字节，对数坐标）",
-                "title": "稀疏注意力省的是读取：DeepSeek-V3 形状，一条序列",
-                "full": "完整 MLA（读全部潜向量）", "nsa": "NSA 式：压缩 + 选块 + 窗口",
-                "dsa": "DSA 式：索引器扫全部 + 读前 2048 个", "idx": "其中 DSA 索引器部分"},
-    "en": {"x": "Context length (tokens, log scale)", "y": "KV read per decode step (bytes, log scale)",
-           "title": "Sparse attention saves reads: DeepSeek-V3 shape, one sequence",
-           "full": "Full MLA (reads every latent)", "nsa": "NSA-style: compressed + selected + window",
-           "dsa": "DSA-style: indexer scans all, reads top 2048", "idx": "of which the DSA indexer"},
-    "zh-Hant": {"x": "上下文長度（詞元，對數座標）", "y": "一步解碼讀取的 KV（位元組，對數座標）",
-                "title": "稀疏注意力省的是讀取：DeepSeek-V3 形狀，一條序列",
-                "full": "完整 MLA（讀全部潛向量）", "nsa": "NSA 式：壓縮 + 選塊 + 視窗",
-                "dsa": "DSA 式：索引器掃全部 + 讀前 2048 個", "idx": "其中 DSA 索引器部分"},
-}
 
 
 def draw(fig, t):

@@ -8,18 +8,6 @@ BASE = 6000         # system prompt + tool descriptions + task, tokens
 MODEL_OUT = 250     # tokens the model writes per call
 TOOL_OUT = 1000     # tokens a tool returns per call
 
-STRINGS = {
-    "zh-Hans": {"x": "第几次调用", "left": "累计预填充词元数（千）", "right": "累计预填充 GPU 时间（秒）",
-                "nocache": "无前缀缓存",
-                "cache": "有前缀缓存"},
-    "en": {"x": "Call number", "left": "Cumulative prefill tokens (thousands)", "right": "Cumulative prefill GPU time (s)",
-           "nocache": "no prefix cache",
-           "cache": "prefix cache"},
-    "zh-Hant": {"x": "第幾次呼叫", "left": "累計預填充詞元數（千）", "right": "累計預填充 GPU 時間（秒）",
-                "nocache": "無前綴快取",
-                "cache": "有前綴快取"},
-}
-
 
 def trace(m, h):
     """Per call k (1-based): context before the call, prefilled tokens and prefill seconds."""

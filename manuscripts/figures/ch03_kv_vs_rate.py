@@ -8,18 +8,6 @@ OUTPUT_TOKENS = 500
 TTFT_S, TPOT_S = 0.5, 0.05
 GPU_LINES = (1, 8)
 
-STRINGS = {
-    "zh-Hans": {"x": "到达率（请求/秒）", "y": "同时驻留的 KV 缓存（GB）",
-                "title": "Little 定律：KV 缓存 = 到达率 × 停留时间 × 每请求 KV",
-                "prompt": "提示 {n} 词元", "gpus": "{n} 张 H100 的空余显存"},
-    "en": {"x": "Request rate (requests/s)", "y": "Concurrent KV cache (GB)",
-           "title": "Little's law: KV cache = rate × residence time × KV per request",
-           "prompt": "prompt {n} tokens", "gpus": "free HBM, {n} × H100"},
-    "zh-Hant": {"x": "到達率（請求/秒）", "y": "同時駐留的 KV 快取（GB）",
-                "title": "Little 定律：KV 快取 = 到達率 × 停留時間 × 每請求 KV",
-                "prompt": "提示 {n} 詞元", "gpus": "{n} 張 H100 的空餘記憶體"},
-}
-
 
 def draw(fig, t):
     m = models.get(MODEL)

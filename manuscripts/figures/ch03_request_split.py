@@ -6,18 +6,6 @@ MODEL, DEVICE = "qwen3-8b", "h100"
 WORKLOADS = (("chat", 2000, 500), ("agent", 20000, 150), ("summary", 8000, 400))
 BATCH = 16
 
-STRINGS = {
-    "zh-Hans": {"chat": "聊天", "agent": "智能体一步", "summary": "文档摘要",
-                "prefill": "预填充", "decode": "解码",
-                "left": "延迟（批大小 1）", "right": "每请求 GPU 时间（解码批大小 {b}）", "x": "秒"},
-    "en": {"chat": "chat", "agent": "agent step", "summary": "summarization",
-           "prefill": "prefill", "decode": "decode",
-           "left": "Latency (batch 1)", "right": "GPU time per request (decode batch {b})", "x": "seconds"},
-    "zh-Hant": {"chat": "聊天", "agent": "AI 代理一步", "summary": "文件摘要",
-                "prefill": "預填充", "decode": "解碼",
-                "left": "延遲（批次大小 1）", "right": "每個請求的 GPU 時間（解碼批次大小 {b}）", "x": "秒"},
-}
-
 
 def _split(m, h, prompt, output, batch):
     prefill = formulas.forward(m, prompt, hw=h).totals.roofline_time_s

@@ -6,15 +6,6 @@ TOKENS = 15e12
 MFU = 0.4
 DEVICE = "h100"
 
-STRINGS = {
-    "zh-Hans": {"y": "训练运算量（FLOP，6ND）", "y2": "H100 GPU 小时（MFU {mfu:.0%}）",
-                "title": "稠密模型在 {d:.0f} 万亿词元上的训练算力"},
-    "en": {"y": "Training compute (FLOP, 6ND)", "y2": "H100 GPU-hours (MFU {mfu:.0%})",
-           "title": "Training compute of dense models on {d:.0f} trillion tokens"},
-    "zh-Hant": {"y": "訓練運算量（FLOP，6ND）", "y2": "H100 GPU 小時（MFU {mfu:.0%}）",
-                "title": "稠密模型在 {d:.0f} 兆詞元上的訓練算力"},
-}
-
 
 def _power_of_ten(v: float) -> str:
     """7.2e+23 as a reader writes it: 7.2×10²³ (mathtext, so every edition's font draws it)."""

@@ -9,14 +9,6 @@ LABELS = {"a100": "A100", "h100": "H100", "h200": "H200", "b200": "B200", "mi300
           "rtx-4090": "RTX 4090"}
 INTENSITIES = (100, 200, 400, 800)
 OFFSETS = {"mi300x": (-8, 6), "mi325x": (5, -10)}
-STRINGS = {
-    "zh-Hans": {"x": "显存带宽（TB/s，对数坐标）", "y": "BF16 稠密峰值（TFLOPS，对数坐标）",
-                "line": "{} FLOP/字节", "title": "算力与带宽：斜线上的点拐点相同"},
-    "en": {"x": "Memory bandwidth (TB/s, log scale)", "y": "BF16 dense peak (TFLOPS, log scale)",
-           "line": "{} FLOP/byte", "title": "Compute vs bandwidth: points on a line share a ridge point"},
-    "zh-Hant": {"x": "記憶體頻寬（TB/s，對數座標）", "y": "BF16 稠密峰值（TFLOPS，對數座標）",
-                "line": "{} FLOP/位元組", "title": "算力與頻寬：斜線上的點拐點相同"},
-}
 
 
 def draw(fig, t):

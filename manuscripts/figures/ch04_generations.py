@@ -6,14 +6,6 @@ SIZE = (6.4, 3.6)
 DEVICES = ("a100", "h100", "b200")
 LABELS = {"a100": "A100", "h100": "H100", "b200": "B200"}
 COLORS = {"a100": "#8C8C8C", "h100": "#4C72B0", "b200": "#DD8452"}
-STRINGS = {
-    "zh-Hans": {"metrics": ["BF16 稠密算力", "显存带宽", "显存容量", "NVLink 单向", "TDP"],
-                "y": "相对 A100 的倍数"},
-    "en": {"metrics": ["BF16 dense", "HBM bandwidth", "HBM capacity", "NVLink one way", "TDP"],
-           "y": "Relative to A100 (×)"},
-    "zh-Hant": {"metrics": ["BF16 稠密算力", "記憶體頻寬", "記憶體容量", "NVLink 單向", "TDP"],
-                "y": "相對 A100 的倍數"},
-}
 
 
 def _metrics(h):

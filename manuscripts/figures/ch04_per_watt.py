@@ -6,14 +6,6 @@ SIZE = (6.4, 3.6)
 DEVICES = ("a100", "h100", "h200", "b200", "mi300x", "mi325x", "rtx-4090")
 LABELS = {"a100": "A100", "h100": "H100", "h200": "H200", "b200": "B200", "mi300x": "MI300X",
           "mi325x": "MI325X", "rtx-4090": "RTX 4090"}
-STRINGS = {
-    "zh-Hans": {"flops": "BF16 稠密 TFLOPS / W", "bw": "显存带宽 GB/s / W",
-                "title": "按 TDP 计的能效"},
-    "en": {"flops": "BF16 dense TFLOPS per W", "bw": "Memory GB/s per W",
-           "title": "Efficiency per TDP watt"},
-    "zh-Hant": {"flops": "BF16 稠密 TFLOPS / W", "bw": "記憶體頻寬 GB/s / W",
-                "title": "按 TDP 計的能效"},
-}
 
 
 def draw(fig, t):

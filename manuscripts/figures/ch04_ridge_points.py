@@ -7,17 +7,6 @@ DEVICES = ("a100", "h100", "h200", "b200", "mi300x", "mi325x", "tpu-v5e", "tpu-v
 LABELS = {"a100": "A100", "h100": "H100", "h200": "H200", "b200": "B200", "mi300x": "MI300X",
           "mi325x": "MI325X", "tpu-v5e": "TPU v5e", "tpu-v5p": "TPU v5p", "tpu-v6e": "TPU v6e",
           "rtx-4090": "RTX 4090"}
-STRINGS = {
-    "zh-Hans": {"x": "拐点 / 算术强度（FLOP/字节，对数坐标）", "bf16": "BF16 稠密", "fp8": "FP8 稠密",
-                "decode": "Qwen3-8B 解码（批大小 1）", "prefill": "Qwen3-8B 预填充",
-                "title": "拐点 = 稠密峰值 ÷ 显存带宽"},
-    "en": {"x": "Ridge point / arithmetic intensity (FLOP/byte, log scale)", "bf16": "BF16 dense",
-           "fp8": "FP8 dense", "decode": "Qwen3-8B decode (batch 1)", "prefill": "Qwen3-8B prefill",
-           "title": "Ridge point = dense peak / memory bandwidth"},
-    "zh-Hant": {"x": "拐點 / 算術強度（FLOP/位元組，對數座標）", "bf16": "BF16 稠密", "fp8": "FP8 稠密",
-                "decode": "Qwen3-8B 解碼（批次大小 1）", "prefill": "Qwen3-8B 預填充",
-                "title": "拐點 = 稠密峰值 ÷ 記憶體頻寬"},
-}
 
 
 def draw(fig, t):

@@ -4,20 +4,6 @@ H100 shared memory per SM as the SRAM, head_dim 128, BF16, causal."""
 from calculations import kernels
 
 SIZE = (6.4, 4.5)
-STRINGS = {
-    "zh-Hans": {"x": "序列长度 N（词元，对数坐标）", "y": "单个头的 HBM 读写（字节，对数坐标）",
-                "naive": "朴素实现：写回 S 与 P", "kv": "分块：K/V 外循环（FlashAttention 算法 1）",
-                "q": "分块：Q 外循环（FlashAttention-2 的顺序）", "s": "N×N 分数矩阵本身",
-                "title": "注意力的 HBM 流量：分块省下常数倍，不改变 N² 阶"},
-    "en": {"x": "Sequence length N (tokens, log scale)", "y": "HBM bytes for one head (log scale)",
-           "naive": "naive: S and P written to memory", "kv": "tiled: K/V outer loop (FlashAttention Alg. 1)",
-           "q": "tiled: Q outer loop (FlashAttention-2 order)", "s": "the N×N score matrix itself",
-           "title": "Attention HBM traffic: tiling saves a constant factor, still N²"},
-    "zh-Hant": {"x": "序列長度 N（詞元，對數座標）", "y": "單一注意力頭的 HBM 讀寫（位元組，對數座標）",
-                "naive": "樸素實作：寫回 S 與 P", "kv": "分塊：K/V 外迴圈（FlashAttention 演算法 1）",
-                "q": "分塊：Q 外迴圈（FlashAttention-2 的順序）", "s": "N×N 分數矩陣本身",
-                "title": "注意力的 HBM 流量：分塊省下常數倍，不改變 N² 階"},
-}
 
 
 def draw(fig, t):

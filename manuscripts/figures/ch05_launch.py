@@ -3,20 +3,6 @@ host's cost per kernel launch: operator-by-operator, fused, and as one CUDA grap
 from calculations import kernels, models
 
 SIZE = (6.6, 4.7)
-STRINGS = {
-    "zh-Hans": {"x": "主机提交每个核函数的开销（μs）", "y": "一个解码步的时间（ms）",
-                "none": "{}，逐算子（{} 个核函数）", "fused": "{}，融合后（{} 个核函数）", "graph": "CUDA Graph（融合后）",
-                "gpu": "只算带宽（屋顶线）", "measured": "CUDA.jl 实测：每核函数端到端 {:.2f} μs",
-                "m8": "Qwen3-8B", "m06": "Qwen3-0.6B"},
-    "en": {"x": "Host cost per kernel launch (μs)", "y": "Decode step time (ms)",
-           "none": "{}, operator by operator ({} kernels)", "fused": "{}, fused ({} kernels)", "graph": "CUDA graph (fused)",
-           "gpu": "bandwidth only (roofline)", "measured": "CUDA.jl, end to end per kernel: {:.2f} μs",
-           "m8": "Qwen3-8B", "m06": "Qwen3-0.6B"},
-    "zh-Hant": {"x": "主機提交每個核心函式的開銷（μs）", "y": "一個解碼步的時間（ms）",
-                "none": "{}，逐運算子（{} 個核心函式）", "fused": "{}，融合後（{} 個核心函式）", "graph": "CUDA Graph（融合後）",
-                "gpu": "只算頻寬（屋頂線）", "measured": "CUDA.jl 實測：每核心函式端到端 {:.2f} μs",
-                "m8": "Qwen3-8B", "m06": "Qwen3-0.6B"},
-}
 
 
 def draw(fig, t):

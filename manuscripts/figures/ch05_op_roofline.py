@@ -5,23 +5,6 @@ from calculations import hardware, kernels, models
 SIZE = (6.4, 4.6)
 KIND_COLORS = {"linear": "#4C72B0", "attention": "#8172B2", "norm": "#DD8452", "rope": "#C44E52",
                "elementwise": "#55A868", "softmax": "#937860"}
-STRINGS = {
-    "zh-Hans": {"x": "算术强度（FLOP/字节，对数坐标）", "y": "可达算力（TFLOPS，对数坐标）",
-                "roof": "H100 BF16 屋顶线", "prefill": "预填充 4096 词元", "decode": "解码（批大小 1）",
-                "linear": "矩阵乘法", "attention": "注意力", "norm": "RMSNorm", "rope": "RoPE",
-                "elementwise": "SwiGLU / 残差相加", "softmax": "softmax",
-                "title": "Qwen3-8B 单层各算子在 H100 屋顶线上的位置"},
-    "en": {"x": "Arithmetic intensity (FLOP/byte, log scale)", "y": "Attainable (TFLOPS, log scale)",
-           "roof": "H100 BF16 roofline", "prefill": "prefill, 4096 tokens", "decode": "decode, batch 1",
-           "linear": "matmul", "attention": "attention", "norm": "RMSNorm", "rope": "RoPE",
-           "elementwise": "SwiGLU / residual add", "softmax": "softmax",
-           "title": "Operators of one Qwen3-8B layer on the H100 roofline"},
-    "zh-Hant": {"x": "算術強度（FLOP/位元組，對數座標）", "y": "可達算力（TFLOPS，對數座標）",
-                "roof": "H100 BF16 屋頂線", "prefill": "預填充 4096 詞元", "decode": "解碼（批次大小 1）",
-                "linear": "矩陣乘法", "attention": "注意力", "norm": "RMSNorm", "rope": "RoPE",
-                "elementwise": "SwiGLU / 殘差相加", "softmax": "softmax",
-                "title": "Qwen3-8B 單層各運算子在 H100 屋頂線上的位置"},
-}
 
 
 def draw(fig, t):

@@ -4,17 +4,6 @@ tokens M."""
 from calculations import kernels
 
 SIZE = (6.4, 4.3)
-STRINGS = {
-    "zh-Hans": {"x": "词元数 M（矩阵乘法的行数）", "y": "SM 利用率（有效 tile ÷ 波数 × SM 数）",
-                "n4096": "N = 4096（q_proj、o_proj）", "n1024": "N = 1024（k_proj、v_proj）",
-                "title": "128×256 的 tile 铺在 132 个 SM 上：最后一波常常不满"},
-    "en": {"x": "Tokens M (rows of the matmul)", "y": "SM utilization (tiles / (waves × SMs))",
-           "n4096": "N = 4096 (q_proj, o_proj)", "n1024": "N = 1024 (k_proj, v_proj)",
-           "title": "128×256 tiles on 132 SMs: the last wave is often partly empty"},
-    "zh-Hant": {"x": "詞元數 M（矩陣乘法的列數）", "y": "SM 使用率（有效 tile ÷ 波數 × SM 數）",
-                "n4096": "N = 4096（q_proj、o_proj）", "n1024": "N = 1024（k_proj、v_proj）",
-                "title": "128×256 的 tile 鋪在 132 個 SM 上：最後一波常常不滿"},
-}
 
 
 def draw(fig, t):

@@ -10,17 +10,6 @@ LABELS = {"qwen3-8b": "Qwen3-8B", "llama-3.1-8b": "Llama-3.1-8B", "qwen3-32b": "
           "mixtral-8x7b": "Mixtral-8x7B", "llama-3.1-70b": "Llama-3.1-70B", "gpt-oss-120b": "gpt-oss-120b",
           "qwen3-235b-a22b": "Qwen3-235B-A22B", "llama-3.1-405b": "Llama-3.1-405B",
           "deepseek-v3": "DeepSeek-V3", "kimi-k2": "Kimi-K2"}
-STRINGS = {
-    "zh-Hans": {"x": "字节（对数坐标）", "bf16": "权重 BF16", "fp8": "权重 FP8",
-                "one": "1×H100", "hgx": "8×H100 节点", "nvl": "GB200 NVL72", "cm": "CloudMatrix384",
-                "title": "常驻权重与域内显存池（按 90% 可用）"},
-    "en": {"x": "Bytes (log scale)", "bf16": "Weights, BF16", "fp8": "Weights, FP8",
-           "one": "1×H100", "hgx": "8×H100 node", "nvl": "GB200 NVL72", "cm": "CloudMatrix384",
-           "title": "Resident weights vs a domain's pooled memory (90% usable)"},
-    "zh-Hant": {"x": "位元組（對數座標）", "bf16": "權重 BF16", "fp8": "權重 FP8",
-                "one": "1×H100", "hgx": "8×H100 節點", "nvl": "GB200 NVL72", "cm": "CloudMatrix384",
-                "title": "常駐權重與域內記憶體池（按 90% 可用）"},
-}
 
 
 def draw(fig, t):

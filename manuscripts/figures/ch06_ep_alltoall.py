@@ -5,20 +5,6 @@ low-latency measurements (H800, 400 Gb/s) as points."""
 from calculations import scaleup
 
 SIZE = (6.4, 4.6)
-STRINGS = {
-    "zh-Hans": {"x": "专家并行规模 EP（GPU 数，对数坐标）", "y": "每个 MoE 层的分发 + 合并时间（μs，对数坐标）",
-                "nvl": "NVL72 域内（NVLink 5）", "nodes": "8 卡节点（NVLink 4）+ 400 Gb/s 网卡",
-                "ib": "只走 400 Gb/s 网卡", "meas": "DeepEP 实测（H800，400 Gb/s）",
-                "title": "DeepSeek-V3，每 GPU 128 个词元"},
-    "en": {"x": "Expert-parallel size EP (GPUs, log scale)", "y": "Dispatch + combine per MoE layer (μs, log scale)",
-           "nvl": "Inside NVL72 (NVLink 5)", "nodes": "8-GPU nodes (NVLink 4) + 400 Gb/s NICs",
-           "ib": "400 Gb/s NICs only", "meas": "DeepEP measured (H800, 400 Gb/s)",
-           "title": "DeepSeek-V3, 128 tokens per GPU"},
-    "zh-Hant": {"x": "專家平行規模 EP（GPU 數，對數座標）", "y": "每個 MoE 層的分派 + 合併時間（μs，對數座標）",
-                "nvl": "NVL72 域內（NVLink 5）", "nodes": "8 卡節點（NVLink 4）+ 400 Gb/s 網路卡",
-                "ib": "只走 400 Gb/s 網路卡", "meas": "DeepEP 實測（H800，400 Gb/s）",
-                "title": "DeepSeek-V3，每 GPU 128 個詞元"},
-}
 
 
 def draw(fig, t):

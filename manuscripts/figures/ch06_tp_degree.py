@@ -5,20 +5,6 @@ from calculations import scaleup
 
 SIZE = (6.4, 4.6)
 MODEL = "llama-3.1-70b"
-STRINGS = {
-    "zh-Hans": {"x": "张量并行度 n（对数坐标）", "y": "每词元延迟下限（ms，对数坐标）",
-                "h100": "H100 + NVLink 4，环形", "ring": "GB200 + NVLink 5，环形",
-                "switch": "GB200 + NVLink 5，交换机内归约", "work": "GB200 仅读权重与 KV（无通信）",
-                "title": "Llama-3.1-70B 解码，批大小 1"},
-    "en": {"x": "Tensor-parallel degree n (log scale)", "y": "Per-token latency bound (ms, log scale)",
-           "h100": "H100 + NVLink 4, ring", "ring": "GB200 + NVLink 5, ring",
-           "switch": "GB200 + NVLink 5, in-switch reduction", "work": "GB200 weight and KV reads only (no communication)",
-           "title": "Llama-3.1-70B decode, batch 1"},
-    "zh-Hant": {"x": "張量平行度 n（對數座標）", "y": "每詞元延遲下限（ms，對數座標）",
-                "h100": "H100 + NVLink 4，環形", "ring": "GB200 + NVLink 5，環形",
-                "switch": "GB200 + NVLink 5，交換器內歸約", "work": "GB200 僅讀權重與 KV（無通訊）",
-                "title": "Llama-3.1-70B 解碼，批次大小 1"},
-}
 
 
 def draw(fig, t):

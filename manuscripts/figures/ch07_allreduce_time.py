@@ -6,18 +6,6 @@ from calculations import collectives as cl, hardware, models
 
 SIZE = (6.4, 4.4)
 NODES, PER_NODE = 128, 8
-STRINGS = {
-    "zh-Hans": {"x": "每个 GPU 上的数据量（字节，对数坐标）", "y": "all-reduce 时间（秒，对数坐标）",
-                "ring": "平坦环（每跳都过网卡）", "tree": "双树", "hier": "分层（节点内 + 跨节点环）",
-                "grad": "70B 模型 BF16 梯度", "title": "1,024 张 H100：alpha-beta 模型下的 all-reduce"},
-    "en": {"x": "Data per GPU (bytes, log scale)", "y": "All-reduce time (s, log scale)",
-           "ring": "Flat ring (every hop on the NIC)", "tree": "Double binary tree",
-           "hier": "Hierarchical (in-node + ring across nodes)", "grad": "70B model, BF16 gradients",
-           "title": "1,024 H100s: all-reduce in the alpha-beta model"},
-    "zh-Hant": {"x": "每張 GPU 上的資料量（位元組，對數座標）", "y": "all-reduce 時間（秒，對數座標）",
-                "ring": "平坦環（每一跳都經過網卡）", "tree": "雙樹", "hier": "分層（節點內 + 跨節點環）",
-                "grad": "70B 模型 BF16 梯度", "title": "1,024 張 H100：alpha-beta 模型下的 all-reduce"},
-}
 
 
 def draw(fig, t):

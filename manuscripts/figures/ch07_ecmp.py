@@ -7,18 +7,6 @@ from calculations import collectives as cl
 
 SIZE = (6.4, 4.0)
 FLOWS = (2, 4, 8, 16, 32, 64)
-STRINGS = {
-    "zh-Hans": {"x": "流数 = 路径数（对数坐标）", "y": "占线速或路径的比例",
-                "rate": "同步步骤的期望速率（1 / 最忙路径的流数）", "used": "被占用路径的期望比例",
-                "limit": "1 − 1/e", "title": "ECMP 哈希：大流数等于路径数时"},
-    "en": {"x": "Flows = paths (log scale)", "y": "Fraction of line rate or of paths",
-           "rate": "Expected rate of a synchronous step (1 / flows on busiest path)",
-           "used": "Expected fraction of paths in use", "limit": "1 − 1/e",
-           "title": "ECMP hashing with as many elephant flows as paths"},
-    "zh-Hant": {"x": "流數 = 路徑數（對數座標）", "y": "占線速或路徑的比例",
-                "rate": "同步步驟的期望速率（1 / 最忙路徑上的流數）", "used": "被占用路徑的期望比例",
-                "limit": "1 − 1/e", "title": "ECMP 雜湊：大流數等於路徑數時"},
-}
 
 
 def draw(fig, t):

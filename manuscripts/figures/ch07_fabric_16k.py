@@ -5,17 +5,6 @@ from calculations import collectives as cl
 
 SIZE = (6.4, 3.6)
 GPUS, K, RAILS = 16384, 64, 8
-STRINGS = {
-    "zh-Hans": {"sw": "每千张 GPU 的交换机数", "tx": "每张 GPU 的光模块数（所有链路用光纤）",
-                "full": "三层胖树，无阻塞", "over": "三层胖树，叶层 3:1 收敛", "rail": "仅轨道（8 条轨道，各两层）",
-                "title": "16,384 张 GPU、64 口交换机的三种组网"},
-    "en": {"sw": "Switches per 1,000 GPUs", "tx": "Transceivers per GPU (all links optical)",
-           "full": "3-tier fat tree, non-blocking", "over": "3-tier fat tree, 3:1 at the leaves",
-           "rail": "Rail-only (8 rails, 2 tiers each)", "title": "Three fabrics for 16,384 GPUs with radix-64 switches"},
-    "zh-Hant": {"sw": "每千張 GPU 的交換器數", "tx": "每張 GPU 的光模組數（所有鏈路皆用光纖）",
-                "full": "三層胖樹，無阻塞", "over": "三層胖樹，葉層 3:1 超額訂閱", "rail": "僅軌道（8 條軌道，各兩層）",
-                "title": "16,384 張 GPU、64 埠交換器的三種組網"},
-}
 
 
 def draw(fig, t):

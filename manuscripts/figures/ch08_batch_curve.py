@@ -9,17 +9,6 @@ BATCHES = tuple(2 ** i for i in range(0, 12))  # 1 .. 2048
 TPOT = 0.05
 USABLE = 0.9
 COLORS = ("#4C72B0", "#DD8452", "#55A868")
-STRINGS = {
-    "zh-Hans": {"x": "批大小（同时解码的序列数）", "y1": "一步时间 = TPOT（ms）", "y2": "吞吐量（词元/秒）",
-                "ctx": "上下文 {n}", "slo": "TPOT 目标 50 ms", "mem": "显存上限",
-                "t1": "每一步的时间", "t2": "整批的吞吐量"},
-    "en": {"x": "Batch size (sequences decoded together)", "y1": "Step time = TPOT (ms)",
-           "y2": "Throughput (tokens/s)", "ctx": "context {n}", "slo": "TPOT target 50 ms",
-           "mem": "memory limit", "t1": "Time per step", "t2": "Throughput of the batch"},
-    "zh-Hant": {"x": "批次大小（同時解碼的序列數）", "y1": "一步時間 = TPOT（ms）", "y2": "吞吐量（詞元/秒）",
-                "ctx": "上下文 {n}", "slo": "TPOT 目標 50 ms", "mem": "記憶體上限",
-                "t1": "每一步的時間", "t2": "整批的吞吐量"},
-}
 
 
 def draw(fig, t):

@@ -8,14 +8,6 @@ BATCHES = (1, 8, 16, 32, 48, 64, 96, 128)
 TARGETS = (0.03, 0.05, 0.1)
 CONTEXT = 4096
 COLORS = ("#C44E52", "#4C72B0", "#55A868")
-STRINGS = {
-    "zh-Hans": {"x": "同一步里解码的序列数", "y": "可搭载的预填充块（词元）", "slo": "TPOT 目标 {ms:.0f} ms",
-                "title": "一步之内还能塞进多少预填充（上下文 4,096）"},
-    "en": {"x": "Sequences decoded in the same step", "y": "Prefill chunk that fits (tokens)",
-           "slo": "TPOT target {ms:.0f} ms", "title": "How much prefill fits in one step (context 4,096)"},
-    "zh-Hant": {"x": "同一步裡解碼的序列數", "y": "可搭載的預填充區塊（詞元）", "slo": "TPOT 目標 {ms:.0f} ms",
-                "title": "一步之內還能塞進多少預填充（上下文 4,096）"},
-}
 
 
 def draw(fig, t):

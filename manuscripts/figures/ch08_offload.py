@@ -5,20 +5,6 @@ from calculations import hardware, models, serving
 
 SIZE = (6.4, 4.0)
 CONTEXTS = tuple(2 ** i for i in range(9, 18))  # 512 .. 131072
-STRINGS = {
-    "zh-Hans": {"x": "上下文长度（词元，对数坐标）", "y": "时间（ms，对数坐标）",
-                "pcie": "经 PCIe 5.0 x16 从主机内存读回（64 GB/s）", "ssd": "从一块 NVMe SSD 读回（14 GB/s）",
-                "re": "重新预填充（峰值算力）", "re50": "重新预填充（峰值的 50%）",
-                "title": "Qwen3-8B 一条序列的 KV：搬回来还是重算"},
-    "en": {"x": "Context length (tokens, log scale)", "y": "Time (ms, log scale)",
-           "pcie": "load from host memory over PCIe 5.0 x16 (64 GB/s)", "ssd": "load from one NVMe SSD (14 GB/s)",
-           "re": "recompute by prefill (peak compute)", "re50": "recompute by prefill (50% of peak)",
-           "title": "One Qwen3-8B sequence's KV: load it back or recompute it"},
-    "zh-Hant": {"x": "上下文長度（詞元，對數座標）", "y": "時間（ms，對數座標）",
-                "pcie": "經 PCIe 5.0 x16 從主機記憶體讀回（64 GB/s）", "ssd": "從一顆 NVMe SSD 讀回（14 GB/s）",
-                "re": "重新預填充（峰值算力）", "re50": "重新預填充（峰值的 50%）",
-                "title": "Qwen3-8B 一條序列的 KV：搬回來還是重算"},
-}
 
 
 def draw(fig, t):

@@ -9,14 +9,6 @@ KS = (2, 4, 8)
 BATCHES = (1, 256)
 CONTEXT = 512
 COLORS = ("#4C72B0", "#DD8452", "#55A868")
-STRINGS = {
-    "zh-Hans": {"x": "接受率 α", "y": "相对普通解码的加速比", "k": "草稿长度 k = {k}",
-                "b": "批大小 {b}", "even": "不快不慢"},
-    "en": {"x": "Acceptance rate α", "y": "Speed-up over plain decoding", "k": "draft length k = {k}",
-           "b": "batch {b}", "even": "break-even"},
-    "zh-Hant": {"x": "接受率 α", "y": "相對一般解碼的加速比", "k": "草稿長度 k = {k}",
-                "b": "批次大小 {b}", "even": "不快不慢"},
-}
 
 
 def draw(fig, t):

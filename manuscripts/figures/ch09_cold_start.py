@@ -5,17 +5,6 @@ from calculations import distributed as D, models
 
 SIZE = (6.4, 3.4)
 TIERS = ("nvme-gen4", "nvme-gen5", "parallel-fs-client", "rdma-400g")
-STRINGS = {
-    "zh-Hans": {"x": "加载时间（秒，对数坐标）", "full": "整模型 8 卡一份（每卡 1/8）", "ep": "EP320 解码节点",
-                "nvme-gen4": "本地 NVMe PCIe 4.0 ×1", "nvme-gen5": "本地 NVMe PCIe 5.0 ×1",
-                "parallel-fs-client": "并行文件系统（每客户端）", "rdma-400g": "对端 GPU，8×400 Gb/s RDMA"},
-    "en": {"x": "Load time (s, log scale)", "full": "whole model on 8 GPUs (1/8 each)", "ep": "EP320 decode node",
-           "nvme-gen4": "local NVMe PCIe 4.0 x1", "nvme-gen5": "local NVMe PCIe 5.0 x1",
-           "parallel-fs-client": "parallel file system (per client)", "rdma-400g": "peer GPUs, 8x400 Gb/s RDMA"},
-    "zh-Hant": {"x": "載入時間（秒，對數座標）", "full": "整個模型 8 張卡一份（每張 1/8）", "ep": "EP320 解碼節點",
-                "nvme-gen4": "本機 NVMe PCIe 4.0 ×1", "nvme-gen5": "本機 NVMe PCIe 5.0 ×1",
-                "parallel-fs-client": "平行檔案系統（每個用戶端）", "rdma-400g": "對端 GPU，8×400 Gb/s RDMA"},
-}
 
 
 def draw(fig, t):

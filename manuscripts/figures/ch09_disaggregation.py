@@ -4,14 +4,6 @@ from calculations import distributed as D, models
 
 SIZE = (6.4, 3.8)
 PROMPTS = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536]
-STRINGS = {
-    "zh-Hans": {"x": "提示词长度（词元，对数坐标）", "y": "每卡时间 (ms，对数坐标)",
-                "tx": "{m}：传输 KV（400 Gb/s）", "rc": "{m}：重算预填充（峰值）"},
-    "en": {"x": "Prompt length (tokens, log scale)", "y": "Time per GPU (ms, log scale)",
-           "tx": "{m}: ship KV (400 Gb/s)", "rc": "{m}: recompute prefill (peak)"},
-    "zh-Hant": {"x": "提示詞長度（詞元，對數座標）", "y": "每張卡時間 (ms，對數座標)",
-                "tx": "{m}：傳輸 KV（400 Gb/s）", "rc": "{m}：重算預填充（峰值）"},
-}
 CASES = (("deepseek-v3", "fp8", "DeepSeek-V3", "#C44E52"), ("qwen3-8b", "bf16", "Qwen3-8B", "#4C72B0"))
 
 

@@ -7,17 +7,6 @@ EPS = (16, 32, 64, 144, 320)
 BATCHES = (32, 64, 128)
 CONTEXT = 4989
 COLORS = {32: "#4C72B0", 64: "#55A868", 128: "#C44E52"}
-STRINGS = {
-    "zh-Hans": {"x": "专家并行规模 EP（GPU 数）", "mem": "每卡显存需求 (GB)", "tpot": "每词元时间 TPOT (ms)",
-                "cap": "HBM 容量", "b": "每卡批大小 {b}", "serial": "实线：不重叠", "ovl": "虚线：完全重叠",
-                "wt": "仅权重"},
-    "en": {"x": "Expert-parallel size EP (GPUs)", "mem": "Memory per GPU (GB)", "tpot": "TPOT (ms)",
-           "cap": "HBM capacity", "b": "batch {b} per GPU", "serial": "solid: no overlap",
-           "ovl": "dashed: full overlap", "wt": "weights only"},
-    "zh-Hant": {"x": "專家平行規模 EP（GPU 數）", "mem": "每張卡記憶體需求 (GB)", "tpot": "每詞元時間 TPOT (ms)",
-                "cap": "HBM 容量", "b": "每張卡批次 {b}", "serial": "實線：不重疊", "ovl": "虛線：完全重疊",
-                "wt": "僅權重"},
-}
 
 
 def draw(fig, t):

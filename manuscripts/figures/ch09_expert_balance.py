@@ -7,14 +7,6 @@ SIZE = (6.6, 3.6)
 SKEWS = (0.3, 0.6, 0.9)
 REDUNDANT = (0, 4, 8, 16, 24, 32, 48, 64)
 COLORS = ("#4C72B0", "#55A868", "#C44E52")
-STRINGS = {
-    "zh-Hans": {"x1": "冗余专家数（32 卡）", "y1": "最忙 GPU 负载 / 平均", "s": "热度偏斜 s = {s}",
-                "x2": "每个专家平均收到的词元数", "y2": "仅抽样造成的 最大/平均"},
-    "en": {"x1": "Redundant experts (32 GPUs)", "y1": "Busiest GPU load / mean", "s": "skew s = {s}",
-           "x2": "Mean tokens per expert", "y2": "Max/mean from sampling alone"},
-    "zh-Hant": {"x1": "冗餘專家數（32 張卡）", "y1": "最忙 GPU 負載 / 平均", "s": "熱度偏斜 s = {s}",
-                "x2": "每個專家平均收到的詞元數", "y2": "僅抽樣造成的 最大/平均"},
-}
 
 
 def draw(fig, t):

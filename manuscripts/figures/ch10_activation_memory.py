@@ -5,20 +5,6 @@ from calculations import hardware, models, training as tr
 
 SIZE = (6.4, 4.2)
 SEQS = [1024 * 2 ** k for k in range(8)]          # 1K .. 128K
-STRINGS = {
-    "zh-Hans": {"x": "序列长度（词元，对数坐标）", "y": "每卡激活值（GB，对数坐标）",
-                "none": "不重算：sbh(34 + 5as/h)/t", "selective": "选择性重算 / FlashAttention：34sbh/t",
-                "full": "完全重算：2sbh/t", "hbm": "H100 显存 80 GB",
-                "title": "Llama-3.1-70B，TP 8 + 序列并行，微批次 1"},
-    "en": {"x": "Sequence length (tokens, log scale)", "y": "Activations per GPU (GB, log scale)",
-           "none": "No recompute: sbh(34 + 5as/h)/t", "selective": "Selective / FlashAttention: 34sbh/t",
-           "full": "Full recompute: 2sbh/t", "hbm": "H100 memory 80 GB",
-           "title": "Llama-3.1-70B, TP 8 + sequence parallel, micro-batch 1"},
-    "zh-Hant": {"x": "序列長度（詞元，對數座標）", "y": "每卡激勵值（GB，對數座標）",
-                "none": "不重算：sbh(34 + 5as/h)/t", "selective": "選擇性重算 / FlashAttention：34sbh/t",
-                "full": "完全重算：2sbh/t", "hbm": "H100 記憶體 80 GB",
-                "title": "Llama-3.1-70B，TP 8 + 序列平行，微批次 1"},
-}
 
 
 def draw(fig, t):

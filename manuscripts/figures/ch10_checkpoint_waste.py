@@ -5,17 +5,6 @@ from calculations import models, training as tr
 
 SIZE = (6.4, 4.8)
 BANDWIDTHS = (2e12, 100e9, 10e9)
-STRINGS = {
-    "zh-Hans": {"x": "检查点间隔（分钟，对数坐标）", "y": "损失的时间比例（不含重启）",
-                "bw": "写入 {bw}，每次 {d}", "opt": "圆点：Young 最优间隔 √(2δM)",
-                "title": "Llama-3.1-405B 检查点，作业 MTBF {m:.1f} 小时"},
-    "en": {"x": "Checkpoint interval (minutes, log scale)", "y": "Fraction of time lost (restarts excluded)",
-           "bw": "write at {bw}, {d} each", "opt": "dots: Young's optimum √(2δM)",
-           "title": "Llama-3.1-405B checkpoint, job MTBF {m:.1f} hours"},
-    "zh-Hant": {"x": "檢查點間隔（分鐘，對數座標）", "y": "損失的時間比例（不含重啟）",
-                "bw": "寫入 {bw}，每次 {d}", "opt": "圓點：Young 最佳間隔 √(2δM)",
-                "title": "Llama-3.1-405B 檢查點，作業 MTBF {m:.1f} 小時"},
-}
 
 
 def _bw(b):

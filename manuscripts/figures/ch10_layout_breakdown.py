@@ -6,17 +6,6 @@ from calculations import hardware, models, training as tr
 SIZE = (6.6, 4.6)
 MAMF_H100 = 794.5e12      # measured max achievable matmul BF16 FLOPS (stas00/ml-engineering)
 LAYOUTS = [(8, 4, 32, 1), (8, 4, 32, 5), (4, 8, 32, 1), (8, 8, 16, 1), (8, 2, 64, 1), (8, 1, 128, 1)]
-STRINGS = {
-    "zh-Hans": {"x": "一步的时间（秒）", "compute": "计算", "tp": "未重叠的张量并行通信",
-                "p2p": "流水线收发", "bubble": "流水线气泡", "mfu": "MFU {mfu:.0%}，{mem:.0f} GB/卡",
-                "v": "\n交错调度 v={v}", "title": "Llama-3.1-70B，1024 张 H100，每步 512 × 8192 词元"},
-    "en": {"x": "Step time (s)", "compute": "compute", "tp": "exposed tensor-parallel comm",
-           "p2p": "pipeline send/receive", "bubble": "pipeline bubble", "mfu": "MFU {mfu:.0%}, {mem:.0f} GB/GPU",
-           "v": "\ninterleaved v={v}", "title": "Llama-3.1-70B, 1,024 H100s, 512 × 8192 tokens per step"},
-    "zh-Hant": {"x": "一步的時間（秒）", "compute": "計算", "tp": "未重疊的張量平行通訊",
-                "p2p": "管線收發", "bubble": "管線氣泡", "mfu": "MFU {mfu:.0%}，{mem:.0f} GB/卡",
-                "v": "\n交錯排程 v={v}", "title": "Llama-3.1-70B，1024 張 H100，每步 512 × 8192 詞元"},
-}
 
 
 def draw(fig, t):

@@ -4,17 +4,6 @@ from calculations import training as tr
 
 SIZE = (6.4, 4.0)
 MS = [1, 2, 4, 8, 16, 32, 64, 128, 256]
-STRINGS = {
-    "zh-Hans": {"x": "每步微批次数 m（对数坐标）", "y": "气泡占一步时间的比例",
-                "p": "p = {p}", "v1": "实线：1F1B（v = 1）", "v4": "虚线：交错调度（v = 4）",
-                "title": "流水线气泡 (p−1)/v ÷ (m + (p−1)/v)"},
-    "en": {"x": "Micro-batches per step m (log scale)", "y": "Bubble fraction of the step",
-           "p": "p = {p}", "v1": "solid: 1F1B (v = 1)", "v4": "dashed: interleaved (v = 4)",
-           "title": "Pipeline bubble (p−1)/v ÷ (m + (p−1)/v)"},
-    "zh-Hant": {"x": "每步微批次數 m（對數座標）", "y": "氣泡占一步時間的比例",
-                "p": "p = {p}", "v1": "實線：1F1B（v = 1）", "v4": "虛線：交錯排程（v = 4）",
-                "title": "管線氣泡 (p−1)/v ÷ (m + (p−1)/v)"},
-}
 
 
 def draw(fig, t):

@@ -5,14 +5,6 @@ from calculations import queueing
 SIZE = (6.4, 3.6)
 POOLS = (1, 8, 64)
 COLORS = {1: "#C44E52", 8: "#4C72B0", 64: "#55A868"}
-STRINGS = {
-    "zh-Hans": {"x": "利用率 ρ", "y": "p99 排队时间（平均服务时间的倍数）",
-                "label": "{c} 台服务器", "title": "同样的利用率，池越大等得越少"},
-    "en": {"x": "Utilization ρ", "y": "p99 queueing delay (× mean service time)",
-           "label": "c = {c}", "title": "At the same utilization, bigger pools wait less"},
-    "zh-Hant": {"x": "利用率 ρ", "y": "p99 排隊時間（平均服務時間的倍數）",
-                "label": "{c} 臺伺服器", "title": "同樣的利用率，池越大等得越少"},
-}
 
 
 def draw(fig, t):

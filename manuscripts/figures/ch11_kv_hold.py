@@ -8,17 +8,6 @@ CONTEXT = 32768
 TOOL_S = [i * 0.5 for i in range(0, 121)]
 CONTEXTS = [2048 * 2 ** (i / 4) for i in range(0, 17)]
 COLORS = {"hold": "#C44E52", "offload": "#55A868", "recompute": "#4C72B0"}
-STRINGS = {
-    "zh-Hans": {"x1": "工具调用时长（s）", "y1": "每次调用消耗的 GPU·秒", "x2": "上下文长度（词元）",
-                "y2": "恢复时增加的延迟（s）", "hold": "留在显存", "offload": "卸载到主机内存",
-                "recompute": "丢弃后重算"},
-    "en": {"x1": "Tool call duration (s)", "y1": "GPU-seconds per call", "x2": "Context length (tokens)",
-           "y2": "Latency added on resume (s)", "hold": "Hold in HBM", "offload": "Offload to host",
-           "recompute": "Drop and recompute"},
-    "zh-Hant": {"x1": "工具呼叫時長（s）", "y1": "每次呼叫消耗的 GPU·秒", "x2": "上下文長度（詞元）",
-                "y2": "恢復時增加的延遲（s）", "hold": "留在 GPU 記憶體", "offload": "卸載到主機記憶體",
-                "recompute": "丟棄後重算"},
-}
 
 
 def draw(fig, t):

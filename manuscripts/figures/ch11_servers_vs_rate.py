@@ -9,17 +9,6 @@ SIZE = (6.4, 3.4)
 PROMPT = 2048
 TTFT = 0.1
 RATES = [10 * 1.2 ** i for i in range(0, 27)]
-STRINGS = {
-    "zh-Hans": {"x": "到达率（请求/s）", "y": "H100 数量", "u": "Erlang C 规模下的利用率",
-                "erlang": "Erlang C：p99 TTFT ≤ 100 ms", "naive": "只看利用率：⌈a⌉",
-                "cap": "利用率上限 80%"},
-    "en": {"x": "Arrival rate (requests/s)", "y": "H100s", "u": "Utilization at the Erlang C size",
-           "erlang": "Erlang C: p99 TTFT ≤ 100 ms", "naive": "Utilization only: ⌈a⌉",
-           "cap": "80% utilization cap"},
-    "zh-Hant": {"x": "到達率（請求/s）", "y": "H100 數量", "u": "Erlang C 規模下的利用率",
-                "erlang": "Erlang C：p99 TTFT ≤ 100 ms", "naive": "只看利用率：⌈a⌉",
-                "cap": "利用率上限 80%"},
-}
 
 
 def draw(fig, t):

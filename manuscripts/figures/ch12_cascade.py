@@ -10,14 +10,6 @@ PROBE = 16
 BATCH = 64
 RTT = 0.050
 UPLINK = 5e6
-STRINGS = {
-    "zh-Hans": {"x": "转交云端的比例", "lat": "期望延迟（秒）", "cost": "每千请求的云端成本（美元）",
-                "casc": "级联", "cloud": "全部上云"},
-    "en": {"x": "Deferral rate", "lat": "Expected latency (s)", "cost": "Cloud cost per 1,000 requests (USD)",
-           "casc": "Cascade", "cloud": "All to cloud"},
-    "zh-Hant": {"x": "轉交雲端的比例", "lat": "期望延遲（秒）", "cost": "每千請求的雲端成本（美元）",
-                "casc": "級聯", "cloud": "全部上雲"},
-}
 
 
 def draw(fig, t):

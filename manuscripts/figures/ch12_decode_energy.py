@@ -7,14 +7,6 @@ CTX = 2048
 BATCH = 64
 LABELS = {"a17-pro": "A17 Pro", "sd8-elite": "SD 8 Elite", "m4-max": "M4 Max", "rtx-4090": "RTX 4090",
           "orin-agx-64": "AGX Orin", "orin-nano-super": "Orin Nano S."}
-STRINGS = {
-    "zh-Hans": {"tps": "每序列解码上限（词元/秒）", "j": "每词元能耗（J，对数）",
-                "h1": "H100 批 1", "h64": "H100 批 64", "title": "Qwen3-8B：端侧 4 比特与 H100 BF16"},
-    "en": {"tps": "Decode bound per sequence (tokens/s)", "j": "Energy per token (J, log)",
-           "h1": "H100 batch 1", "h64": "H100 batch 64", "title": "Qwen3-8B: 4-bit on devices vs BF16 on H100"},
-    "zh-Hant": {"tps": "每序列解碼上限（詞元/秒）", "j": "每詞元能耗（J，對數）",
-                "h1": "H100 批次 1", "h64": "H100 批次 64", "title": "Qwen3-8B：裝置端 4 位元與 H100 BF16"},
-}
 
 
 def draw(fig, t):

@@ -8,14 +8,6 @@ RTT = 0.050
 UPLINK = 5e6
 BYTES_PER_TOKEN = 4
 PROMPTS = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768]
-STRINGS = {
-    "zh-Hans": {"x": "提示长度（词元）", "y": "首词元时间（秒）", "cloud": "云端 H100（RTT 50 ms，上行 5 Mbit/s）",
-                "rtt": "仅往返时延"},
-    "en": {"x": "Prompt length (tokens)", "y": "Time to first token (s)",
-           "cloud": "Cloud H100 (RTT 50 ms, 5 Mbit/s uplink)", "rtt": "Round trip alone"},
-    "zh-Hant": {"x": "提示長度（詞元）", "y": "首詞元時間（秒）", "cloud": "雲端 H100（RTT 50 ms，上行 5 Mbit/s）",
-                "rtt": "僅往返延遲"},
-}
 LOCAL = (("a17-pro", "A17 Pro", "#DD8452"), ("m4-max", "M4 Max", "#4C72B0"), ("rtx-4090", "RTX 4090", "#55A868"))
 
 

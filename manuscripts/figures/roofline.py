@@ -7,17 +7,6 @@ SIZE = (6.4, 4.0)
 DEVICES = ("a100", "h100", "b200")
 MODEL = "qwen3-8b"
 TOKENS = 8192
-STRINGS = {
-    "zh-Hans": {"x": "算术强度（FLOP/字节）", "y": "可达算力（TFLOPS）",
-                "title": "屋顶线：BF16 稠密算力与 HBM 带宽", "ridge": "拐点 {r:.0f}",
-                "prefill": "预填充 8192 词元", "decode": "解码，批大小 1"},
-    "en": {"x": "Arithmetic intensity (FLOP/byte)", "y": "Attainable (TFLOPS)",
-           "title": "Roofline: dense BF16 compute vs HBM bandwidth", "ridge": "ridge {r:.0f}",
-           "prefill": "prefill, 8192 tokens", "decode": "decode, batch 1"},
-    "zh-Hant": {"x": "算術強度（FLOP/位元組）", "y": "可達算力（TFLOPS）",
-                "title": "屋頂線：BF16 稠密算力與 HBM 頻寬", "ridge": "拐點 {r:.0f}",
-                "prefill": "預填充 8192 詞元", "decode": "解碼，批次大小 1"},
-}
 
 
 def draw(fig, t):

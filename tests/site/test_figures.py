@@ -1,26 +1,30 @@
 """Executable figures: localised text per edition, no tofu, deterministic bytes."""
-import importlib.util
+import re
 from pathlib import Path
 
 import pytest
 
-from bookkit.resolve.figures import LANGS, draw_figure
+from bookkit.resolve.figures import LANGS, draw_figure, load_figure_words
 from bookkit.workers import run_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = sorted((ROOT / "manuscripts" / "figures").glob("*.py"))
 
 
+EDITION_DIRS = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
+
+
+def words_of(script: Path, lang: str) -> dict:
+    """The script's table in the edition's figures.yml (the book's figure words)."""
+    return load_figure_words(ROOT / EDITION_DIRS[lang])[Path(script).stem].table
+
+
 def draw(script, lang):
     """Draw in a forked job, as the build does (the job changes directory and modules)."""
-    return run_jobs([("f", draw_figure, (str(script), lang, str(ROOT)))])["f"]
-
-
-def strings_of(script: Path) -> dict:
-    spec = importlib.util.spec_from_file_location("fig", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.STRINGS
+    words = words_of(script, lang) if Path(script).parent == ROOT / "manuscripts" / "figures" \
+        else None
+    return run_jobs([("f", draw_figure, (str(script), lang, str(ROOT), ("svg", "pdf"), (),
+                                         words))])["f"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -28,14 +32,14 @@ def test_figure_text_is_localised(lang):
     script = ROOT / "manuscripts" / "figures" / "roofline.py"
     result = draw(script, lang)
     assert result.ok, result.error
-    table = strings_of(script)[lang]
+    table = words_of(script, lang)
     drawn = " ".join(result.value["texts"])
     for key in ("x", "y", "title"):
         assert table[key] in drawn
     svg = result.value["svg"].decode()
     # Text is drawn as paths (readers need no CJK font); matplotlib keeps it as a comment.
     assert f"<!-- {table['title']} -->" in svg
-    others = [strings_of(script)[o]["title"] for o in LANGS if o != lang]
+    others = [words_of(script, o)["title"] for o in LANGS if o != lang]
     assert not any(o in drawn for o in others)
 
 
@@ -47,11 +51,20 @@ def test_svg_and_pdf_are_deterministic():
 
 
 @pytest.mark.parametrize("script", FIGURES, ids=lambda p: p.stem)
-def test_every_book_figure_has_three_matching_string_tables(script):
-    tables = strings_of(script)
-    assert set(tables) == set(LANGS)
-    keys = {lang: set(t) for lang, t in tables.items()}
+def test_every_book_figure_has_its_words_in_each_edition_and_none_in_python(script):
+    """Translators never edit Python: a script's words are in each edition's figures.yml,
+    with the original's keys, and the script holds no language's words."""
+    keys = {lang: set(words_of(script, lang)) for lang in LANGS}
     assert keys["zh-Hans"] == keys["en"] == keys["zh-Hant"]
+    source = script.read_text(encoding="utf-8")
+    assert "STRINGS" not in source
+    assert not re.search(r"[\u3400-\u9fff]", source), "Chinese text in a figure script"
+
+
+def test_every_figures_yml_table_names_a_script():
+    stems = {p.stem for p in FIGURES}
+    for lang, folder in EDITION_DIRS.items():
+        assert set(load_figure_words(ROOT / folder)) <= stems, folder
 
 
 def test_missing_glyph_fails_instead_of_tofu(tmp_path):

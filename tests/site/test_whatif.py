@@ -100,10 +100,18 @@ def _edge(choice: dict) -> dict:
 
 
 #: (page slug, scenario) -> the bound names to check and how the calculator gives them.
+def _pipeline(choice: dict) -> dict:
+    from calculations import training as tr
+    p, m = int(choice["stages"]), int(choice["microbatches"])
+    return {"pipe_p": (p, "int"), "pipe_m": (m, "int"),
+            "pipe_bubble": (tr.pipeline_bubble_fraction(p, m), "pct digits=1")}
+
+
 EXPECTED = {("getting-started", "decode"): _decode, ("accelerators", "matmul"): _matmul,
             ("workloads", "phases"): _phases, ("model-architecture", "kvlong"): _kvlong,
             ("scheduling-environments", "kvhold"): _kvhold,
-            ("device-edge-cloud", "edge"): _edge}
+            ("device-edge-cloud", "edge"): _edge,
+            ("training-systems", "pipeline"): _pipeline}
 
 
 def _phrases(lang: str) -> dict:

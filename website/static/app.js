@@ -270,6 +270,9 @@
       svg.setAttribute("height", img.getAttribute("height"));
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", img.alt);
+      if (img.hasAttribute("aria-describedby")) {   // a diagram's long description
+        svg.setAttribute("aria-describedby", img.getAttribute("aria-describedby"));
+      }
       var figure = img.parentNode;
       img.replaceWith(svg);
       svg.addEventListener("click", function () { openZoom(figure); });   // as the <img> did

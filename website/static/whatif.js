@@ -62,6 +62,43 @@
       else slots[i] = {el: el, kind: "n", text: numText(el).data, prov: getProv(el)};
     });
     controls.hidden = false;
+    // Diagrams drawn per combination (bookkit/render/whatif.py: "f"): the book's drawing and
+    // description are kept to put back; a variant's SVG is fetched when it is picked.
+    var figs = {};
+    region.querySelectorAll("figure[id]").forEach(function (f) {
+      if (f.closest(".whatif") !== region) return;
+      var desc = f.querySelector(".fig-desc p");
+      figs[f.id] = {el: f, desc: desc, text: desc ? desc.innerHTML : null, shown: null};
+    });
+    function showFigure(id, src, text) {
+      var fig = figs[id];
+      if (!fig || fig.shown === src) return;
+      var old = fig.el.querySelector("svg.bk-fig, img");
+      if (!old) return;
+      if (!fig.book) fig.book = old;
+      fig.shown = src;
+      if (src === null) {
+        if (old !== fig.book) old.replaceWith(fig.book);
+        if (fig.desc) fig.desc.innerHTML = fig.text;
+        return;
+      }
+      fetch(src).then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+        .then(function (svgText) {
+          if (fig.shown !== src) return;      // the reader picked again meanwhile
+          var svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
+          if (!svg || svg.nodeName !== "svg") return;
+          svg = document.importNode(svg, true);
+          svg.setAttribute("role", "img");
+          svg.setAttribute("aria-label", fig.book.getAttribute("aria-label") ||
+                           fig.book.getAttribute("alt") || "");
+          if (fig.desc) svg.setAttribute("aria-describedby", fig.desc.id);
+          svg.setAttribute("data-whatif-variant", src);
+          svg.style.maxWidth = "100%";
+          svg.style.height = "auto";
+          fig.el.querySelector("svg.bk-fig, img").replaceWith(svg);
+          if (fig.desc) fig.desc.textContent = text;
+        }).catch(function () { /* keep the drawing shown */ });
+    }
 
     function current() { return selects.map(function (s) { return s.value; }).join(","); }
 
@@ -81,6 +118,12 @@
           if (slots[e[0]]) slots[e[0]].el.innerHTML = data.strings[e[1]];
         });
       }
+      var figShown = {};
+      ((v && v.f) || []).forEach(function (e) {
+        figShown[e[0]] = true;
+        showFigure(e[0], data.strings[e[1]], data.strings[e[2]]);
+      });
+      Object.keys(figs).forEach(function (id) { if (!figShown[id]) showFigure(id, null); });
       Object.keys(slots).forEach(function (i) {
         if (changed[i]) return;
         var slot = slots[i];

@@ -1,0 +1,15 @@
+"""The diagram vocabulary of the figure stage: timelines, grids and blocks, topologies, stacks
+and flows, for the book's figure scripts (`manuscripts/figures/*.py`).
+
+Each kind is two halves. The geometry (`timeline`, `blocks`, `topology`, `flow`) is plain data
+computed from the inputs (stages and micro-batches, sequence lengths and a page size, k of a fat
+tree): testable without drawing. `draw` turns that data into matplotlib artists, the one
+rendering path of the book's figures (theming, CJK fonts, tofu detection, SVG and vector PDF).
+`describe` words a text alternative from the same data. Nothing here reads the book: numbers
+come from `calculations/` through the script, words from the edition's `figures.yml`.
+"""
+from .blocks import BlockTable, MemoryMap, kv_block_table, memory_map, tiles  # noqa: F401
+from .flow import Flow, stack_flow  # noqa: F401
+from .timeline import Bar, Timeline, pipeline_1f1b, pipeline_gpipe, pipeline_interleaved  # noqa: F401
+from .topology import (RingStep, Topology, fat_tree, ring, ring_allreduce_steps,  # noqa: F401
+                       torus2d, tree)

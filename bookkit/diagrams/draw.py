@@ -1,0 +1,265 @@
+"""Draw the vocabulary's data with matplotlib: the one rendering path of the book's figures.
+
+Conventions, so that every diagram reads in both site themes and without colour:
+- Shapes that carry meaning have a light, coloured fill (`FILLS`, not grey, so the site's theme
+  leaves them as drawn) *and* a hatch or line style of their own, and a label or legend says
+  what each is: colour never carries meaning alone.
+- Text on such a shape uses `INK_ON_FILL`, a near-black that is not a pure grey, so the theme
+  does not lighten it: its contrast with the fill is the same on both themes (>= 4.5:1).
+- Everything else (outlines, axes, text on the page) is black or grey and follows the theme.
+- Each text drawn on a fill gets a `gid` naming that fill (`bkt<n>-on-<rrggbb>`), so the
+  contrast test can read, from the SVG alone, which background each text sits on.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+from .blocks import BlockTable, MemoryMap
+from .flow import Flow
+from .timeline import Timeline
+from .topology import RingStep, Topology
+
+INK_ON_FILL = "#111114"
+#: kind -> (fill, hatch); fills are light tints of the book's mid-tone data colours
+FILLS = {
+    "F": ("#a6c8ea", ""), "B": ("#f6b98a", "//"), "W": ("#a9dba3", ".."),
+    "reduce-scatter": ("#a6c8ea", ""), "all-gather": ("#f6b98a", "//"),
+    "gpu": ("#a6c8ea", ""), "switch": ("#d7c3e8", ""), "core": ("#d7c3e8", ""),
+    "agg": ("#f6b98a", ""), "edge": ("#a9dba3", ""), "host": ("#a6c8ea", ""),
+    0: ("#a6c8ea", ""), 1: ("#f6b98a", "//"), 2: ("#a9dba3", ".."), 3: ("#f2a7b5", "x"),
+    4: ("#d7c3e8", "\\\\"), 5: ("#e8d8a0", "--"),
+    "free": ("#ffffff", ""),
+}
+LINE_STYLES = {"link": "-", "nvlink": "-", "network": "--", "wrap": ":", "core": "-",
+               "pod": "--", "host": ":"}
+_gids = itertools.count()
+
+
+def fill_of(kind) -> tuple[str, str]:
+    return FILLS.get(kind, FILLS[hash(kind) % 6 if not isinstance(kind, int) else kind % 6])
+
+
+def text_on(ax, x, y, s, fill: str | None = None, **kw):
+    """A text; on a fill, in the fill's ink and tagged with the fill for the contrast test."""
+    if fill is not None and fill != "#ffffff":
+        kw.setdefault("color", INK_ON_FILL)
+        kw["gid"] = f"bkt{next(_gids)}-on-{fill.lstrip('#')}"
+        # a plain patch of the fill behind the label: the hatch never runs through the text
+        kw.setdefault("bbox", {"facecolor": fill, "edgecolor": "none", "pad": 1.0})
+    return ax.text(x, y, s, **kw)
+
+
+def _bare(ax) -> None:
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+
+
+def draw_timeline(ax, tl: Timeline, row_names: list[str], kind_names: dict, time_label: str = "",
+                  bar_height: float = 0.7, fontsize: float = 7) -> None:
+    """Gantt rows, row 0 at the top; bars labelled (micro-batch number), filled and hatched by
+    kind; a legend naming each kind."""
+    from matplotlib.patches import Patch, Rectangle
+    for bar in tl.bars:
+        fill, hatch = fill_of(bar.kind if not bar.chunk else f"{bar.kind}{bar.chunk}")
+        if bar.chunk:
+            fill, hatch = fill_of(bar.chunk * 2 + (bar.kind == "B"))
+        y = tl.rows - 1 - bar.row
+        ax.add_patch(Rectangle((bar.start, y - bar_height / 2), bar.end - bar.start, bar_height,
+                               facecolor=fill, hatch=hatch, edgecolor="#333333", lw=0.6))
+        if bar.label:
+            text_on(ax, (bar.start + bar.end) / 2, y, bar.label, fill, ha="center", va="center",
+                    fontsize=fontsize)
+    start = min(b.start for b in tl.bars)
+    ax.set_xlim(start, start + tl.span)
+    ax.set_ylim(-0.6, tl.rows - 0.4)
+    ax.set_yticks(range(tl.rows))
+    ax.set_yticklabels(list(reversed(row_names)), fontsize=8)
+    ax.tick_params(axis="x", labelsize=8)
+    if time_label:
+        ax.set_xlabel(time_label, fontsize=9)
+    for side in ("top", "right", "left"):
+        ax.spines[side].set_visible(False)
+    ax.tick_params(axis="y", length=0)
+    handles = [Patch(facecolor=fill_of(k)[0], hatch=fill_of(k)[1], edgecolor="#333333", label=name)
+               for k, name in kind_names.items()]
+    ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.25),
+              ncol=len(handles), frameon=False)
+
+
+def draw_topology(ax, topo: Topology, node_size: float = 0.16, label_links: str = "first",
+                  fontsize: float = 8, link_kinds: dict | None = None) -> None:
+    """Nodes as filled circles (GPUs, hosts) or squares (switches) with their label inside;
+    links as lines whose style follows their kind, directed ones with an arrow head; link
+    labels on `all` links, the `first` of each kind, or `none`."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
+    _bare(ax)
+    labelled: set[str] = set()
+    for link in topo.links:
+        a, b = topo.node(link.a), topo.node(link.b)
+        ls = LINE_STYLES.get(link.kind, "-")
+        if link.directed:
+            dx, dy = b.x - a.x, b.y - a.y
+            d = math.hypot(dx, dy) or 1
+            sx, sy = a.x + dx / d * node_size * 1.15, a.y + dy / d * node_size * 1.15
+            ex, ey = b.x - dx / d * node_size * 1.15, b.y - dy / d * node_size * 1.15
+            ax.add_patch(FancyArrowPatch((sx, sy), (ex, ey), arrowstyle="-|>", mutation_scale=9,
+                                         color="#333333", lw=1.0, ls=ls))
+        else:
+            ax.plot([a.x, b.x], [a.y, b.y], color="#555555", lw=0.8, ls=ls, zorder=1)
+        if link.label and (label_links == "all" or (label_links == "first"
+                                                    and link.kind not in labelled)):
+            labelled.add(link.kind)
+            mx, my = (a.x + b.x) / 2, (a.y + b.y) / 2
+            r = math.hypot(mx, my) or 1
+            ax.text(mx + mx / r * 0.12, my + my / r * 0.12, link.label,
+                    ha="left" if mx > 0.05 else "right" if mx < -0.05 else "center",
+                    va="bottom" if my > 0.05 else "top" if my < -0.05 else "center",
+                    fontsize=fontsize - 1)
+    for node in topo.nodes:
+        fill, hatch = fill_of(node.kind)
+        if node.kind in ("gpu", "host"):
+            ax.add_patch(Circle((node.x, node.y), node_size, facecolor=fill, hatch=hatch,
+                                edgecolor="#333333", lw=0.8, zorder=2))
+        else:
+            ax.add_patch(Rectangle((node.x - node_size, node.y - node_size * 0.7), 2 * node_size,
+                                   1.4 * node_size, facecolor=fill, hatch=hatch,
+                                   edgecolor="#333333", lw=0.8, zorder=2))
+        if node.label:
+            text_on(ax, node.x, node.y, node.label, fill, ha="center", va="center",
+                    fontsize=fontsize, zorder=3)
+    xs, ys = [n.x for n in topo.nodes], [n.y for n in topo.nodes]
+    pad = 0.5
+    ax.set_xlim(min(xs) - pad, max(xs) + pad)
+    ax.set_ylim(min(ys) - pad, max(ys) + pad)
+    if link_kinds:
+        ax.legend(handles=[Line2D([], [], color="#555555", ls=LINE_STYLES.get(k, "-"), label=v)
+                           for k, v in link_kinds.items()],
+                  fontsize=fontsize, loc="lower center", bbox_to_anchor=(0.5, -0.12),
+                  ncol=len(link_kinds), frameon=False)
+
+
+def draw_ring_steps(ax, steps: tuple[RingStep, ...], n: int, phase_names: dict,
+                    step_label: str, rank_label: str, fontsize: float = 7,
+                    legend_ax=None) -> None:
+    """The ring all-reduce as a grid: one row per step, one column per rank, the cell naming the
+    chunk that rank sends in that step; the two phases filled and hatched differently."""
+    from matplotlib.patches import Patch, Rectangle
+    for row, step in enumerate(steps):
+        fill, hatch = fill_of(step.phase)
+        y = len(steps) - 1 - row
+        for src, _dst, chunk in step.sends:
+            ax.add_patch(Rectangle((src, y), 1, 1, facecolor=fill, hatch=hatch,
+                                   edgecolor="#333333", lw=0.5))
+            text_on(ax, src + 0.5, y + 0.5, f"c{chunk}", fill, ha="center", va="center",
+                    fontsize=fontsize)
+    ax.set_xlim(0, n)
+    ax.set_ylim(0, len(steps))
+    ax.set_xticks([i + 0.5 for i in range(n)])
+    ax.set_xticklabels([str(i) for i in range(n)], fontsize=8)
+    ax.set_yticks([len(steps) - 0.5 - i for i in range(len(steps))])
+    ax.set_yticklabels([str(i + 1) for i in range(len(steps))], fontsize=7)
+    ax.set_xlabel(rank_label, fontsize=9)
+    ax.set_ylabel(step_label, fontsize=9)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    (legend_ax or ax).legend(
+        handles=[Patch(facecolor=fill_of(k)[0], hatch=fill_of(k)[1], edgecolor="#333333",
+                       label=v) for k, v in phase_names.items()],
+        fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.02) if legend_ax else (0.5, -0.1),
+        ncol=1 if legend_ax else 2, frameon=False)
+
+
+def draw_block_table(ax, bt: BlockTable, seq_names: list[str], pool_label: str,
+                     table_label: str, columns: int = 8, fontsize: float = 7) -> None:
+    """Left: each sequence's block table (logical page -> physical page); right: the page pool,
+    each used page filled and hatched by its sequence and labelled `s.j` (sequence, page)."""
+    from matplotlib.patches import Rectangle
+    _bare(ax)
+    owners = bt.owner()
+    where = {page: (s, j) for s, table in enumerate(bt.tables) for j, page in enumerate(table)}
+    x0 = max(len(t) for t in bt.tables) + 3.5
+    for s, table in enumerate(bt.tables):
+        fill, hatch = fill_of(s)
+        y = -s * 1.2
+        ax.text(-0.2, y + 0.5, seq_names[s], ha="right", va="center", fontsize=fontsize + 1)
+        for j, page in enumerate(table):
+            ax.add_patch(Rectangle((j, y), 1, 1, facecolor=fill, hatch=hatch,
+                                   edgecolor="#333333", lw=0.5))
+            text_on(ax, j + 0.5, y + 0.5, str(page), fill, ha="center", va="center",
+                    fontsize=fontsize)
+    ax.text(0, 1.4, table_label, ha="left", va="center", fontsize=fontsize + 1)
+    rows = math.ceil(bt.pool_pages / columns)
+    for page in range(bt.pool_pages):
+        r, c = divmod(page, columns)
+        x, y = x0 + c, -r * 1.0 - 0.0
+        s = owners[page]
+        fill, hatch = fill_of("free" if s is None else s)
+        ax.add_patch(Rectangle((x, y), 1, 1, facecolor=fill, hatch=hatch, edgecolor="#333333",
+                               lw=0.5))
+        text_on(ax, x + 0.5, y + 0.62, str(page), fill, ha="center", va="center",
+                fontsize=fontsize - 1.5)
+        if s is not None:
+            text_on(ax, x + 0.5, y + 0.25, f"{where[page][0] + 1}.{where[page][1]}", fill,
+                    ha="center", va="center", fontsize=fontsize - 1.5)
+    ax.text(x0, 1.4, pool_label, ha="left", va="center", fontsize=fontsize + 1)
+    ax.set_xlim(-2.2, x0 + columns + 0.3)
+    ax.set_ylim(min(-rows + 0.0, -(len(bt.tables) - 1) * 1.2) - 0.3, 2.0)
+
+
+def draw_memory_map(ax, mm: MemoryMap, labels: list[str], free_label: str, width: float = 1.0,
+                    fontsize: float = 8) -> None:
+    """One column to scale: segments from the bottom, each filled and hatched, its label at
+    its side (a thin segment's label would not fit inside)."""
+    from matplotlib.patches import Rectangle
+    ax.set_axis_off()
+    for k, (seg, label) in enumerate(zip(mm.segments, labels)):
+        fill, hatch = fill_of(k)
+        ax.add_patch(Rectangle((0, seg.start), width, seg.size, facecolor=fill, hatch=hatch,
+                               edgecolor="#333333", lw=0.6))
+        ax.text(width * 1.08, seg.start + seg.size / 2, label, va="center", fontsize=fontsize)
+    used = sum(s.size for s in mm.segments)
+    ax.add_patch(Rectangle((0, used), width, mm.free, facecolor="#ffffff", edgecolor="#333333",
+                           lw=0.6, ls="--"))
+    ax.text(width * 1.08, used + mm.free / 2, free_label, va="center", fontsize=fontsize)
+    ax.set_xlim(-0.1, width * 3.2)
+    ax.set_ylim(0, mm.capacity)
+
+
+def draw_flow(ax, flow: Flow, fontsize: float = 8) -> None:
+    """Boxes (label, and a note under it) and arrows between box edges, labelled beside."""
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+    _bare(ax)
+    for k, box in enumerate(flow.boxes):
+        fill, hatch = fill_of(k)
+        ax.add_patch(FancyBboxPatch((box.x, box.y), box.w, box.h, boxstyle="round,pad=0.02",
+                                    facecolor=fill, hatch=hatch, edgecolor="#333333", lw=0.8))
+        text_on(ax, box.x + box.w / 2, box.y + box.h * (0.62 if box.note else 0.5), box.label,
+                fill, ha="center", va="center", fontsize=fontsize + 1)
+        if box.note:
+            text_on(ax, box.x + box.w / 2, box.y + box.h * 0.28, box.note, fill, ha="center",
+                    va="center", fontsize=fontsize - 1)
+    for arrow in flow.arrows:
+        a, b = flow.box(arrow.a), flow.box(arrow.b)
+        if abs(a.y - b.y) > abs(a.x - b.x):   # vertical
+            top, bottom = (a, b) if a.y > b.y else (b, a)
+            x = a.x + a.w * (0.35 if a.y > b.y else 0.65)
+            start = (x, a.y if a is top else a.y + a.h)
+            end = (x, b.y + b.h if b is bottom else b.y)
+            lx, ly, ha = x + 0.08, (start[1] + end[1]) / 2, "left"
+            if a.y < b.y:
+                lx, ha = x - 0.08, "right"
+        else:
+            start = (a.x + a.w, a.y + a.h / 2) if a.x < b.x else (a.x, a.y + a.h / 2)
+            end = (b.x, b.y + b.h / 2) if a.x < b.x else (b.x + b.w, b.y + b.h / 2)
+            lx, ly, ha = (start[0] + end[0]) / 2, start[1] + 0.25, "center"
+        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=10,
+                                     color="#333333", lw=1.0))
+        if arrow.label:
+            ax.text(lx, ly, arrow.label, ha=ha, va="center", fontsize=fontsize - 0.5)
+    xs = [b.x for b in flow.boxes] + [b.x + b.w for b in flow.boxes]
+    ys = [b.y for b in flow.boxes] + [b.y + b.h for b in flow.boxes]
+    ax.set_xlim(min(xs) - 1.6, max(xs) + 1.6)
+    ax.set_ylim(min(ys) - 0.2, max(ys) + 0.2)
