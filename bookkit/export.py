@@ -118,10 +118,14 @@ def book_main(kind: str, argv: list[str] | None = None) -> int:
         args.edition = spec.id
     from .processes import stop_on_signals
     stop_on_signals()   # SIGTERM stops Pandoc/XeLaTeX and leaves the previous file (processes.py)
-    out = args.out or pandoc._default_out(kind, args.edition, args.chapter)
-    if args.chapter is not None and args.out is not None and \
-            out.resolve() == pandoc._default_out(kind, args.edition, None).resolve():
-        out = pandoc._default_out(kind, args.edition, args.chapter)  # never clobber the book
+    try:   # the output's name reads the edition's settings: a broken edition.yml is an error
+        out = args.out or pandoc._default_out(kind, args.edition, args.chapter)
+        if args.chapter is not None and args.out is not None and \
+                out.resolve() == pandoc._default_out(kind, args.edition, None).resolve():
+            out = pandoc._default_out(kind, args.edition, args.chapter)  # never clobber the book
+    except BuildError as exc:
+        print(exc.render(), file=sys.stderr)
+        return 1
     try:
         builder = Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site", quiet=True,
                                        editions=[args.edition], strict=args.strict))

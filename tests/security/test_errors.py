@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from conftest import ORIGINAL, ROOT, TRANSLATION, build_site
+from conftest import ORIGINAL, ROOT, TRANSLATION, build_site, run
 
 
 @pytest.mark.parametrize("edition", ["original", "translation"])
@@ -42,3 +42,12 @@ def test_calc_overflow_is_a_usage_error(args):
     assert res.returncode == 2
     assert "error: a value is too large to compute with" in res.stderr
     assert args[0] in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_broken_edition_yml_stops_the_pdf_build_without_a_traceback(attacked):
+    root = attacked()
+    settings = root / "book-en" / "edition.yml"
+    settings.write_text('title: "bad \\q"\n' + settings.read_text())
+    res = run(root, "-m", "bookkit", "pdf", "--edition", "en")
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert "book-en/edition.yml:1: malformed YAML" in res.stderr
