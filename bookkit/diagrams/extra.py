@@ -1,0 +1,59 @@
+"""Additions to the vocabulary for the chapters' first diagrams (chapters 1, 2, 4, 5, 6, 11,
+12), kept apart from the existing functions so that their signatures stay as they are.
+
+- `widen(flow, w)`: a stack's boxes `w` wide, for layers whose label and note are long.
+- `clear_under_text(ax)`: a text on a hatched fill gets a small patch of the fill's own colour
+  behind it, so the hatch does not run through the letters. The contrast of such a text is
+  the one the test suite already checks (ink on the fill), now also where the hatch was.
+  Call it at the end of `draw`, after the axes' limits are set.
+- `timeline(rows, bars)`: a Timeline from explicit bars (row, start, end, kind, label), for
+  schedules that are not pipeline orders (a kernel launch stream, an agent's calls, a
+  playback buffer); the times come from the caller's arithmetic.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .flow import Flow
+from .timeline import Bar, Timeline
+
+
+def widen(flow: Flow, w: float) -> Flow:
+    """The same stack with every box `w` wide (its left edge kept)."""
+    return Flow(tuple(dataclasses.replace(b, w=w) for b in flow.boxes), flow.arrows)
+
+
+def clear_under_text(ax, pad: float = 0.15) -> int:
+    """Put a patch of the fill's own colour behind each text drawn on a fill (gid
+    `bkt<n>-on-<rrggbb>`, see draw.text_on), `pad` of its height wider on each side; returns
+    how many texts were backed. A separate patch rather than the text's own bbox, so that the
+    SVG's text group holds the text alone (the contrast test reads its colour from there). The
+    extent is measured in data units before the pipeline's tight layout; the pad absorbs the
+    small rescaling that follows."""
+    from matplotlib.patches import Rectangle
+    ax.apply_aspect()      # an equal-aspect axes shrinks its box only when drawn
+    renderer = ax.figure.canvas.get_renderer()
+    inverse = ax.transData.inverted()
+    n = 0
+    for text in list(ax.texts):
+        gid = text.get_gid() or ""
+        if "-on-" not in gid or not text.get_text().strip():
+            continue
+        (x0, y0), (x1, y1) = inverse.transform(text.get_window_extent(renderer).get_points())
+        p = (y1 - y0) * pad
+        ax.add_patch(Rectangle((x0 - 2 * p, y0 - p), x1 - x0 + 4 * p, y1 - y0 + 2 * p,
+                               facecolor="#" + gid.rsplit("-on-", 1)[1], edgecolor="none",
+                               lw=0, zorder=max(text.get_zorder() - 0.5, 1.5)))
+        n += 1
+    return n
+
+
+def timeline(rows: int, bars: list[tuple[int, float, float, str, str]]) -> Timeline:
+    """bars: (row, start, end, kind, label); an end before its start is an error."""
+    out = []
+    for row, start, end, kind, label in bars:
+        if end < start or not 0 <= row < rows:
+            raise ValueError(f"bar {label!r} on row {row}: end {end} before start {start} "
+                             f"or row outside 0..{rows - 1}")
+        out.append(Bar(row, start, end, kind, label))
+    return Timeline(rows, tuple(sorted(out, key=lambda b: (b.row, b.start))))
