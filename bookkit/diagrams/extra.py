@@ -5,7 +5,7 @@
 - `clear_under_text(ax)`: a text on a hatched fill gets a small patch of the fill's own colour
   behind it, so the hatch does not run through the letters. The contrast of such a text is
   the one the test suite already checks (ink on the fill), now also where the hatch was.
-  Call it at the end of `draw`, after the axes' limits are set.
+  Call it at the end of `draw`.
 - `timeline(rows, bars)`: a Timeline from explicit bars (row, start, end, kind, label), for
   schedules that are not pipeline orders (a kernel launch stream, an agent's calls, a
   playback buffer); the times come from the caller's arithmetic.
@@ -23,25 +23,30 @@ def widen(flow: Flow, w: float) -> Flow:
     return Flow(tuple(dataclasses.replace(b, w=w) for b in flow.boxes), flow.arrows)
 
 
-def clear_under_text(ax, pad: float = 0.15) -> int:
+def clear_under_text(ax, pad: float = 1.5) -> int:
     """Put a patch of the fill's own colour behind each text drawn on a fill (gid
-    `bkt<n>-on-<rrggbb>`, see draw.text_on), `pad` of its height wider on each side; returns
-    how many texts were backed. A separate patch rather than the text's own bbox, so that the
-    SVG's text group holds the text alone (the contrast test reads its colour from there). The
-    extent is measured in data units before the pipeline's tight layout; the pad absorbs the
-    small rescaling that follows."""
+    `bkt<n>-on-<rrggbb>`, see draw.text_on), `pad` points wider on each side; returns how many
+    texts were backed. A separate patch rather than the text's own bbox, so that the SVG's text
+    group holds the text alone (the contrast test reads its colour from there). The patch is
+    sized in points around the text's anchor (a text's size does not change with the axes'
+    scale), so the pipeline's tight layout afterwards keeps it under its text."""
     from matplotlib.patches import Rectangle
-    ax.apply_aspect()      # an equal-aspect axes shrinks its box only when drawn
-    renderer = ax.figure.canvas.get_renderer()
-    inverse = ax.transData.inverted()
+    from matplotlib.transforms import ScaledTranslation
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
     n = 0
     for text in list(ax.texts):
         gid = text.get_gid() or ""
         if "-on-" not in gid or not text.get_text().strip():
             continue
-        (x0, y0), (x1, y1) = inverse.transform(text.get_window_extent(renderer).get_points())
-        p = (y1 - y0) * pad
-        ax.add_patch(Rectangle((x0 - 2 * p, y0 - p), x1 - x0 + 4 * p, y1 - y0 + 2 * p,
+        x, y = text.get_position()
+        ax_px, ay_px = ax.transData.transform((x, y))
+        bb = text.get_window_extent(renderer)
+        inch = fig.dpi
+        p = pad / 72
+        ax.add_patch(Rectangle(((bb.x0 - ax_px) / inch - p, (bb.y0 - ay_px) / inch - p / 2),
+                               bb.width / inch + 2 * p, bb.height / inch + p,
+                               transform=fig.dpi_scale_trans + ScaledTranslation(x, y, ax.transData),
                                facecolor="#" + gid.rsplit("-on-", 1)[1], edgecolor="none",
                                lw=0, zorder=max(text.get_zorder() - 0.5, 1.5)))
         n += 1

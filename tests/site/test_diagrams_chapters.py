@@ -34,6 +34,11 @@ DIAGRAMS = {
     "ch01_stack": ("01-getting-started.md",
                    ("stack_request_budget", "stack_step_budget", "stack_kernels",
                     "stack_launch_each", "stack_gpu_time", "h100_bw", "stack_context")),
+    "ch02_layer": ("02-model-architecture.md",
+                   ("q8_L", "q8_H", "q8_I", "q8_q_width", "q8_kv_width", "q8_group", "q8_p_attn",
+                    "q8_p_mlp", "q8_mlp_share", "q8_p_layer")),
+    "ch02_moe_dispatch": ("02-model-architecture.md",
+                          ("mix_e", "mix_k", "mix_batch_small", "mix_touched_expected")),
 }
 
 
