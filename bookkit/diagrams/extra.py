@@ -23,7 +23,7 @@ def widen(flow: Flow, w: float) -> Flow:
     return Flow(tuple(dataclasses.replace(b, w=w) for b in flow.boxes), flow.arrows)
 
 
-def clear_under_text(ax, pad: float = 1.5) -> int:
+def clear_under_text(ax, pad: float = 2.5) -> int:
     """Put a patch of the fill's own colour behind each text drawn on a fill (gid
     `bkt<n>-on-<rrggbb>`, see draw.text_on), `pad` points wider on each side; returns how many
     texts were backed. A separate patch rather than the text's own bbox, so that the SVG's text

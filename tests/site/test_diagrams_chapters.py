@@ -39,6 +39,11 @@ DIAGRAMS = {
                     "q8_p_mlp", "q8_mlp_share", "q8_p_layer")),
     "ch02_moe_dispatch": ("02-model-architecture.md",
                           ("mix_e", "mix_k", "mix_batch_small", "mix_touched_expected")),
+    "ch04_hierarchy": ("04-accelerators.md",
+                       ("h100_sms", "smem_per_sm", "regs_per_sm", "h100_smem_total",
+                        "h100_regs_total", "l2_bytes", "h100_onchip_total", "h100_hbm", "h100_bw",
+                        "hbm_over_onchip")),
+    "ch04_tile_pipeline": ("04-accelerators.md", ("tile_bytes", "stages_fit", "db_speedup_max")),
 }
 
 
