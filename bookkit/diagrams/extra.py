@@ -62,3 +62,33 @@ def timeline(rows: int, bars: list[tuple[int, float, float, str, str]]) -> Timel
                              f"or row outside 0..{rows - 1}")
         out.append(Bar(row, start, end, kind, label))
     return Timeline(rows, tuple(sorted(out, key=lambda b: (b.row, b.start))))
+
+
+def draw_tiles(ax, tiles: list[tuple[int, int, int, int]], kinds: list, kind_names: dict,
+               labels: list[str] | None = None, fontsize: float = 6) -> None:
+    """A matrix cut into tiles (`blocks.tiles`: row0, col0, height, width), drawn to scale with
+    row 0 at the top; tile i filled and hatched by kinds[i] (the vocabulary's FILLS), labelled
+    labels[i] when given; a legend names each kind (colour never alone)."""
+    from matplotlib.patches import Patch, Rectangle
+
+    from .draw import fill_of, text_on
+    if len(kinds) != len(tiles) or (labels is not None and len(labels) != len(tiles)):
+        raise ValueError(f"{len(tiles)} tiles, {len(kinds)} kinds, "
+                         f"{len(labels) if labels is not None else 0} labels: one each")
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    for i, ((r, c, h, w), kind) in enumerate(zip(tiles, kinds)):
+        fill, hatch = fill_of(kind)
+        ax.add_patch(Rectangle((c, -r - h), w, h, facecolor=fill, hatch=hatch,
+                               edgecolor="#333333", lw=0.5))
+        if labels and labels[i]:
+            text_on(ax, c + w / 2, -r - h / 2, labels[i], fill, ha="center", va="center",
+                    fontsize=fontsize)
+    rows = max(r + h for r, _, h, _ in tiles)
+    cols = max(c + w for _, c, _, w in tiles)
+    ax.set_xlim(-cols * 0.02, cols * 1.02)
+    ax.set_ylim(-rows * 1.02, rows * 0.02)
+    ax.legend(handles=[Patch(facecolor=fill_of(k)[0], hatch=fill_of(k)[1], edgecolor="#333333",
+                             label=v) for k, v in kind_names.items()],
+              fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=len(kind_names),
+              frameon=False)

@@ -44,6 +44,12 @@ DIAGRAMS = {
                         "h100_regs_total", "l2_bytes", "h100_onchip_total", "h100_hbm", "h100_bw",
                         "hbm_over_onchip")),
     "ch04_tile_pipeline": ("04-accelerators.md", ("tile_bytes", "stages_fit", "db_speedup_max")),
+    "ch05_launch_timeline": ("05-operators-runtime.md",
+                             ("k_layer_fused", "layer_k_short", "launch_s", "graph_node_s",
+                              "layer_k_time")),
+    "ch05_waves": ("05-operators-runtime.md",
+                   ("hidden", "tile_m", "tile_n", "h100_sms", "q1152_tiles", "q1152_waves",
+                    "q1152_last", "q1152_eff")),
 }
 
 
