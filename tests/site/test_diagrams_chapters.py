@@ -50,6 +50,12 @@ DIAGRAMS = {
     "ch05_waves": ("05-operators-runtime.md",
                    ("hidden", "tile_m", "tile_n", "h100_sms", "q1152_tiles", "q1152_waves",
                     "q1152_last", "q1152_eff")),
+    "ch06_nvl72": ("06-supernodes.md",
+                   ("nvl_devices", "nv5_links", "nv5_per_link", "nv5_uni", "ib400_uni",
+                    "nv5_over_ib", "nvl_aggregate", "nvl_memory")),
+    "ch06_tp_timeline": ("06-supernodes.md",
+                         ("tp_n", "llama_layers", "allreduces_per_token", "h100_8_read",
+                          "h100_8_work", "h100_8_comm", "h100_8_time", "h100_8_share")),
 }
 
 
