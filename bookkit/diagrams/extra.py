@@ -88,7 +88,8 @@ def draw_tiles(ax, tiles: list[tuple[int, int, int, int]], kinds: list, kind_nam
     cols = max(c + w for _, c, _, w in tiles)
     ax.set_xlim(-cols * 0.02, cols * 1.02)
     ax.set_ylim(-rows * 1.02, rows * 0.02)
-    ax.legend(handles=[Patch(facecolor=fill_of(k)[0], hatch=fill_of(k)[1], edgecolor="#333333",
-                             label=v) for k, v in kind_names.items()],
-              fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=len(kind_names),
-              frameon=False)
+    if kind_names:      # several panels of one figure share one legend
+        ax.legend(handles=[Patch(facecolor=fill_of(k)[0], hatch=fill_of(k)[1],
+                                 edgecolor="#333333", label=v) for k, v in kind_names.items()],
+                  fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                  ncol=len(kind_names), frameon=False)

@@ -56,6 +56,11 @@ DIAGRAMS = {
     "ch06_tp_timeline": ("06-supernodes.md",
                          ("tp_n", "llama_layers", "allreduces_per_token", "h100_8_read",
                           "h100_8_work", "h100_8_comm", "h100_8_time", "h100_8_share")),
+    "ch11_packing": ("11-scheduling-environments.md",
+                     ("gpn", "u_frag", "p_free", "cluster_nodes", "free_scattered", "free_packed")),
+    "ch11_tool_call": ("11-scheduling-environments.md",
+                       ("ctx", "tool_s", "kv_ctx", "kv_share", "hold_gpu_s", "xfer_s", "off_gpu_s",
+                        "rec_s", "rec_gpu_s")),
 }
 
 
