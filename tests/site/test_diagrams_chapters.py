@@ -61,6 +61,15 @@ DIAGRAMS = {
     "ch11_tool_call": ("11-scheduling-environments.md",
                        ("ctx", "tool_s", "kv_ctx", "kv_share", "hold_gpu_s", "xfer_s", "off_gpu_s",
                         "rec_s", "rec_gpu_s")),
+    "ch12_tiers": ("12-device-edge-cloud.md",
+                   ("mac_bw", "mac_tps", "mac_ttft", "agx_bw", "edge_batch", "edge_tps_total",
+                    "edge_tps_seq", "h100_bw", "h100_pre", "cloud_ttft", "dist_edge_km",
+                    "dist_far_km", "rtt_floor_edge", "rtt_floor_far", "rtt", "uplink_slow",
+                    "up_prompt")),
+    "ch12_streaming": ("12-device-edge-cloud.md",
+                       ("prompt", "out_demo", "big_batch", "mac_pre", "mac_ttft", "mac_tps",
+                        "mac_total_demo", "cloud_ttft", "h100_b1_tps", "h100_b64_seq_tps",
+                        "cloud_total_b1", "cloud_total_b64", "rtt")),
 }
 
 
