@@ -284,4 +284,10 @@
     }, { rootMargin: "600px 0px" });
     figures.forEach(function (img) { near.observe(img); });
   }
+
+  // Print shows an external link's address after its text (style.css), except where the text
+  // is the address already (the book's links mostly are).
+  document.querySelectorAll('main a[href^="http"]').forEach(function (a) {
+    if (a.textContent.trim() === a.getAttribute("href")) a.classList.add("bare");
+  });
 })();
