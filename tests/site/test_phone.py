@@ -126,3 +126,23 @@ def test_print_is_the_chapter_alone_in_light_colours(context_factory, site_url, 
     assert re.sub(r"\s+", "", number) in flat
     assert "thepaper(https://example.org/paper)" in flat     # an external link's address
     assert flat.count(bare) == 1                               # a bare URL once, not twice
+
+
+def test_in_page_jumps_land_on_their_target_on_a_phone(context_factory, site_url):
+    """Blocks past the opening screen are laid out only near the viewport (content-visibility):
+    a jump to a footnote or a cross-reference still lands its target under the header."""
+    page = context_factory(**PHONE).new_page()
+    page.goto(site_url + "en/accelerators.html")
+    assert page.evaluate("getComputedStyle(document.querySelector('article.chapter > p:nth-child(n+20)'))"
+                         ".contentVisibility") == "auto"
+    for link, target in (("a[href='#fn1']", "fn1"),
+                         ("main a[href^='#tbl-']", None), ("main a[href^='#eq-']", None)):
+        a = page.locator(link).first
+        target = target or a.get_attribute("href")[1:]
+        a.scroll_into_view_if_needed()
+        a.click()
+        page.wait_for_timeout(300)
+        header = page.locator(".topbar").bounding_box()
+        box = page.locator(f"[id='{target}']").bounding_box()
+        assert header["y"] + header["height"] - 1 <= box["y"] < PHONE["viewport"]["height"], target
+        page.goto(site_url + "en/accelerators.html")

@@ -124,6 +124,8 @@
       }
     }
     first.classList.add("search-hit-first");
+    /* every block laid out before the jump (see style.css: content-visibility) */
+    html.classList.add("full-layout");
     function reveal() { first.scrollIntoView({ block: "center" }); }
     /* after the browser's own jump to the #target */
     if (document.readyState === "complete") reveal();
