@@ -146,3 +146,28 @@ def test_in_page_jumps_land_on_their_target_on_a_phone(context_factory, site_url
         box = page.locator(f"[id='{target}']").bounding_box()
         assert header["y"] + header["height"] - 1 <= box["y"] < PHONE["viewport"]["height"], target
         page.goto(site_url + "en/accelerators.html")
+
+
+AXE = ROOT / "website" / "node_modules" / "axe-core" / "axe.min.js"
+#: every Pygments token class style.css colours, in a code block as the build writes it
+CODE = ('<div class="code"><pre class="highlight"><code>'
+        + "".join(f'<span class="{c}">x = 1 # token</span>\n'
+                  for c in ("c", "c1", "cm", "k", "kn", "kd", "ow", "s", "s1", "s2", "sa", "mi", "mf",
+                            "m", "nf", "nc", "nb", "bp", "o"))
+        + "</code></pre></div>")
+
+
+def test_lighthouse_accessibility_findings_stay_fixed(context_factory, site_url):
+    """What Lighthouse found on a phone (issue 30): code colours under 4.5:1 on the code
+    background, and the errata link too small a tap target. axe's own rules, on a phone."""
+    problems = []
+    for scheme in ("light", "dark"):
+        # axe and the code block go in past the CSP (test_csp.py tests the policy)
+        page = context_factory(**PHONE, color_scheme=scheme, bypass_csp=True).new_page()
+        page.goto(site_url + "en/datacenter-networks.html")
+        page.evaluate("code => document.querySelector('article.chapter').insertAdjacentHTML('afterbegin', code)", CODE)
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("axe.run(document, {runOnly: ['color-contrast', 'target-size']})")
+        problems += [f"{scheme}: {v['id']}: {n['target']}" for v in result["violations"] for n in v["nodes"]]
+        assert page.locator("p.errata a").count() > 0
+    assert problems == []
