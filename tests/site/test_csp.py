@@ -106,6 +106,7 @@ def test_root_404_has_no_violation(watched, built_site):
     page = ctx.new_page()
     page.goto(f"http://book.test{base}en/gone/missing.html")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
+    page.wait_for_function("() => window.bookSearch")     # started by notfound.js after the swap
     assert page.evaluate("window.bookSearch.ready.then(() => window.bookSearch.query('KV')).then(r => r.length)") > 0
     _no_violations(page)
 
