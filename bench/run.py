@@ -44,6 +44,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO))
 
 import adapter  # noqa: E402
+import lighthouse_audit  # noqa: E402
 
 VENV_PY = REPO / ".venv" / "bin" / "python"
 PY = str(VENV_PY if VENV_PY.exists() else Path(sys.executable))
@@ -434,6 +435,8 @@ def search_download(site: Path) -> dict:
     for name, _key, prefix, _ in EDITIONS:
         files = {"search-index.js": site / prefix / "search-index.js",
                  "search.js": site / "static" / "search.js",
+                 "search-ui.js": site / "static" / "search-ui.js",
+                 "search-worker.js": site / "static" / "search-worker.js",
                  "search-engine.js": site / "static" / "search-engine.js",
                  "lunr.min.js": site / "static" / "lunr.min.js"}
         files = {k: p for k, p in files.items() if p.is_file()}
@@ -468,8 +471,34 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         super().end_headers()
 
 
-def static_server(directory: Path):
-    handler = partial(QuietHandler, directory=str(directory))
+class PagesHandler(QuietHandler):
+    """Serves as GitHub Pages does, for the Lighthouse rows: text compressed with gzip when the
+    browser accepts it, cacheable for 10 minutes (the stdlib server sends files as they are, which
+    no real host of either site does). Hand-written: a few lines, no server dependency."""
+    COMPRESS = (".html", ".js", ".css", ".svg", ".json", ".xml", ".txt", ".map")
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "max-age=600")
+        http.server.SimpleHTTPRequestHandler.end_headers(self)
+
+    def do_GET(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if not (path.is_file() and path.suffix in self.COMPRESS
+                and "gzip" in self.headers.get("Accept-Encoding", "")):
+            return super().do_GET()
+        data = gzip.compress(path.read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def static_server(directory: Path, handler_class=QuietHandler):
+    handler = partial(handler_class, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -492,7 +521,7 @@ FIRST_RESULTS_JS = """([inputSel, resultSel]) => {
 }"""
 
 
-#: files that serve search (ours: search-index.js, search.js, search-engine.js, lunr.min.js; MkDocs Material:
+#: files that serve search (ours: search-index.js, search.js, search-ui.js, search-worker.js, search-engine.js, lunr.min.js; MkDocs Material:
 #: search_index.json, workers/search.*.min.js, lunr/min/lunr.*.min.js, lunr/tinyseg.js, …)
 SEARCH_FILE_RE = re.compile(r"search|lunr|tinyseg|wordcut")
 
@@ -881,7 +910,7 @@ def write_results(path: Path, R: dict) -> None:
 
     L += ["## Search", ""]
     L += ["### Bytes a reader downloads for search (per edition)", "",
-          "Ours: `search-index.js` + `static/search.js` + `static/search-engine.js` + `static/lunr.min.js`, each gzip -6, "
+          "Ours: `search-index.js` + `static/search.js` + `static/search-ui.js` + `static/search-worker.js` + `static/search-engine.js` + `static/lunr.min.js`, each gzip -6, "
           "read from the built site. MkDocs: every search file (`search_index.json`, the search "
           "worker with lunr, lunr language support) its `ch07` page fetched in Chromium from "
           "navigation to the first results, gzip -6 of each body; if that could not be measured, "
@@ -1092,6 +1121,69 @@ def search_only(args) -> int:
     return 0
 
 
+def built(res: dict, what: str) -> None:
+    if res["rc"] != 0:
+        raise NotMeasured(f"building {what} failed (exit {res['rc']}): {res['stderr'][-800:]}")
+
+
+def run_lighthouse(args, work: Path) -> int:
+    """The Lighthouse rows (`--only lighthouse`, and the end of a full run): our real book's
+    chapter 7 (zh, en), and ch07 of the synthetic book built by ours and by MkDocs Material;
+    written into `results.md`'s Lighthouse section (the rest of the report is kept)."""
+    results = args.results or HERE / "results.md"
+    L: dict = {"started": dt.datetime.now().isoformat(timespec="seconds"), "runs": args.lighthouse_runs,
+               "chromium": CHROMIUM, "version": lighthouse_audit.version(), "notes": []}
+    try:
+        log("lighthouse: " + lighthouse_audit.install())
+        work.mkdir(parents=True, exist_ok=True)
+        real = work / "real"
+        adapter.adapt_real(real)
+        log("lighthouse: building the real book")
+        built(run_cmd(build_cmd(real)), "the real book")
+        book = work / "book"
+        adapter.generate(book)
+        synthetic = work / "ours"
+        adapter.adapt_synthetic(book, synthetic)
+        log("lighthouse: building the synthetic book (ours)")
+        built(run_cmd(build_cmd(synthetic)), "the synthetic book")
+        mk = mkdocs_site()
+        if mk is None:
+            log("lighthouse: no MkDocs site yet: the peers' MkDocs build alone (run_peers.sh --only mkdocs --quick)")
+            run_cmd(["bash", str(PEERS_DIR / "run_peers.sh"), str(book), "--only", "mkdocs", "--quick",
+                     "--results", str(work / "peers-lighthouse.md")], timeout=3600)
+            mk = mkdocs_site()
+        from bookkit.load import chapter_plan
+        slug = next(s for n, _f, s in chapter_plan(real) if n == 7)
+        en = next(p for _n, key, p, _peer in EDITIONS if _n == "en")
+        servers, pages = [], []
+        for label_site, site, paths in (
+                ("ours, full book", real / "site", [("zh", f"{slug}.html"), ("en", f"{en}{slug}.html")]),
+                ("ours, synthetic book", synthetic / "site", [("zh", "ch07.html"), ("en", f"{en}ch07.html")]),
+                ("MkDocs Material, synthetic book", mk, [("zh", "ch07/"), ("en", "en/ch07/")])):
+            if site is None or not (site / "index.html").is_file():
+                L["notes"].append(f"{label_site}: not measured (no site)")
+                continue
+            server = static_server(site, PagesHandler)
+            servers.append(server)
+            pages += [(f"{label_site}, {lang} `{path}`", f"http://127.0.0.1:{server.server_address[1]}/{path}")
+                      for lang, path in paths]
+        try:
+            L["pages"] = lighthouse_audit.measure(pages, work, args.lighthouse_runs, CHROMIUM,
+                                                  CHROMIUM_ARGS, log)
+        finally:
+            for server in servers:
+                server.shutdown()
+    except Exception:  # noqa: BLE001 - a benchmark reports, it does not crash
+        L["error"] = traceback.format_exc()[-1500:]
+        log("lighthouse: not measured:\n" + L["error"])
+    L["finished"] = dt.datetime.now().isoformat(timespec="seconds")
+    L["load"] = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    (work / "lighthouse.json").write_text(json.dumps(L, indent=1, ensure_ascii=False), encoding="utf-8")
+    lighthouse_audit.write_section(results, lighthouse_audit.report(L))
+    log(f"wrote the Lighthouse section of {results} (raw: {work / 'lighthouse'})")
+    return 0 if not L.get("error") else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Benchmark our pipeline against MkDocs and Hugo.")
     ap.add_argument("--runs", type=int, default=5, help="timed runs per scenario (default 5)")
@@ -1111,7 +1203,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--search-only", action="store_true",
                     help="only the search rows (download, index breakdown, focus -> first results "
                          "for ours and MkDocs, in this run); prints them, writes WORK/search.json")
+    ap.add_argument("--only", choices=["lighthouse"],
+                    help="lighthouse: only the Lighthouse rows (ours and MkDocs Material), written "
+                         "into results.md's Lighthouse section")
+    ap.add_argument("--lighthouse-runs", type=int, default=3, help="Lighthouse runs per page (default 3)")
     args = ap.parse_args(argv)
+    if args.only == "lighthouse":
+        return run_lighthouse(args, args.work.resolve())
     if args.search_only:
         return search_only(args)
     if args.report_only:
@@ -1251,7 +1349,11 @@ def main(argv: list[str] | None = None) -> int:
         log("writing the report failed (raw numbers kept in bench.json):\n" + traceback.format_exc())
         return 1
     log(f"wrote {args.results} (raw: {work / 'bench.json'})")
-    return 0
+    if args.skip_browser:
+        lighthouse_audit.write_section(args.results, lighthouse_audit.report(
+            {"error": "`--skip-browser`"}))
+        return 0
+    return run_lighthouse(args, work)
 
 
 if __name__ == "__main__":

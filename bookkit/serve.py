@@ -45,7 +45,8 @@ WATCHED = ("website/templates", "website/static", "calculations")
 # the client runs, before the white space after </body>: the comparison ignores white space
 # between tags.) Hand-written, ~30 lines: a
 # DOM-morphing library would be a dependency of every served page for this one job.
-RELOAD_SNIPPET = r"""<script>(function(){
+# Served as /__livereload.js (the pages' Content-Security-Policy runs no inline script).
+RELOAD_JS = r"""(function(){
 var prev=document.cloneNode(true),g=null;
 function shell(d){var b=d.body.cloneNode(true),m=b.querySelector('#content');if(m)m.textContent='';
 return[d.title].concat([].map.call(d.querySelectorAll('link[rel=stylesheet],script[src]'),
@@ -68,16 +69,20 @@ if(!m||!om||!nm||shell(d)!==shell(prev)||!patch(m,om,nm)){location.reload();retu
 .catch(function(){location.reload()})}
 var es=new EventSource('/__livereload');
 es.onmessage=function(e){var p=e.data.split(' ');if(g!==null&&p[0]!==g){if(p[1]==='full')
-location.reload();else update()}g=p[0]};})();</script>"""
+location.reload();else update()}g=p[0]};})();"""
+RELOAD_SNIPPET = '<script src="/__livereload.js"></script>'
+
 
 # The error overlay hides the page under it: its button and Escape dismiss it (until the next
 # failed build shows it again).
-DISMISS_SNIPPET = (
-    "<script>(function(){var b=document.getElementById('build-error');if(!b)return;"
+DISMISS_JS = (
+    "(function(){var b=document.getElementById('build-error');if(!b)return;"
     "function off(){b.remove();document.removeEventListener('keydown',esc,true)}"
     "function esc(e){if(e.key==='Escape'){off()}}"
     "b.querySelector('button').addEventListener('click',off);"
-    "document.addEventListener('keydown',esc,true)})();</script>")
+    "document.addEventListener('keydown',esc,true)})();")
+DISMISS_SNIPPET = '<script src="/__dismiss.js"></script>'
+SCRIPTS = {"/__livereload.js": RELOAD_JS, "/__dismiss.js": DISMISS_JS}
 
 
 class LiveState:
@@ -157,6 +162,8 @@ def make_handler(site: Path, state: LiveState):
                 return self.send_error(400, f"malformed path: {problem}")
             if path == "/__livereload":
                 return self.events()
+            if path in SCRIPTS:
+                return self.script(SCRIPTS[path])
             try:
                 found = self.find(path)
             except (OSError, ValueError):    # a name the file system refuses: not a page
@@ -210,6 +217,15 @@ def make_handler(site: Path, state: LiveState):
                           '</b>\n' + html.escape(state.error) + "</div>" + DISMISS_SNIPPET)
             extra += RELOAD_SNIPPET
             return data.replace(b"</body>", extra.encode() + b"</body>", 1)
+
+        def script(self, code: str):
+            data = code.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/javascript; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            self.wfile.write(data)
 
         def events(self):
             self.send_response(200)

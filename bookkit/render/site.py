@@ -125,16 +125,21 @@ def render_pages(env: jinja2.Environment, info: EditionInfo, editions: list[Edit
         **common, page_title=info.title, description=info.subtitle,
         canonical=config.site_url + info.url_prefix, alternates=alternates(""),
         switcher=switcher("index.html"), nav=nav, has_math=False).encode("utf-8")
-    # The root edition's 404 is served for missing paths at any depth: its links resolve from
-    # a <base> (see the template), so they are written relative to the site root.
-    base_path = urlparse(config.site_url).path or "/"
-    prefixes = "|".join(re.escape(e.url_prefix.strip("/")) for e in editions if e.url_prefix)
-    not_found = {} if info.url_prefix else dict(root="", static="static/", base_path=base_path,
-                                                edition_prefixes=prefixes)
+    # The root edition's 404 is served for missing paths at any depth: its links start with the
+    # site's path (from site_url, never from the address: issue 27), and website/static/
+    # notfound.js shows the edition whose folder the missing path is in.
+    switch = switcher("index.html")
+    not_found: dict = {"root_404": False}
+    if not info.url_prefix:
+        base_path = "/" + urlparse(config.site_url).path.lstrip("/")   # a path: never //host
+        not_found = dict(root_404=True, root=base_path, static=base_path + "static/",
+                         edition_prefixes=" ".join(e.url_prefix.strip("/") for e in editions
+                                                   if e.url_prefix))
+        switch = [{**alt, "href": base_path + alt["href"]} for alt in switch]
     pages["404.html"] = env.get_template("404.html").render(
         **{**common, **not_found}, page_title=f"{s['not_found']} · {info.title}", description=info.subtitle,
         canonical=config.site_url + info.url_prefix + "404.html", alternates=alternates("404.html"),
-        switcher=switcher("index.html"), nav=nav, has_math=False).encode("utf-8")
+        switcher=switch, nav=nav, has_math=False).encode("utf-8")
     return pages
 
 

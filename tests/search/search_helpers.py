@@ -86,7 +86,7 @@ def build_site(dest: Path, corpus: dict, assets: dict) -> Path:
     """A site like the lead's: editions at /, /en/, /zh-tw/, one shared static dir."""
     site = dest / SUBPATH
     (site / "static").mkdir(parents=True)
-    for name in ("search.js", "search-engine.js", "search.css"):
+    for name in ("search.js", "search-ui.js", "search-worker.js", "search-engine.js", "search.css"):
         shutil.copy(STATIC / name, site / "static" / name)
     shutil.copy(LUNR_MIN, site / "static" / "lunr.min.js")   # as the build copies it
     for lang, sub in EDITION_DIRS.items():

@@ -108,7 +108,7 @@ def _js_rankings(page, url, queries):
     page.goto(url)
     page.focus("#search-input")
     page.evaluate("window.bookSearch.ready.then(() => true)")
-    return page.evaluate("qs => qs.map(q => window.bookSearch.query(q))", queries)
+    return page.evaluate("qs => Promise.all(qs.map(q => window.bookSearch.query(q)))", queries)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -139,7 +139,7 @@ def test_golden_queries_python_and_browser_agree(lang, built_site, site_url, bro
     page.goto(site_url + prefix + "index.html")
     page.focus("#search-input")
     page.evaluate("window.bookSearch.ready.then(() => true)")
-    js = page.evaluate("qs => qs.map(q => window.bookSearch.query(q))", [q for q, _ in cases])
+    js = page.evaluate("qs => Promise.all(qs.map(q => window.bookSearch.query(q)))", [q for q, _ in cases])
     page.close()
     assert js == python
 
@@ -166,11 +166,11 @@ def _typed(page, url, query):
     page.evaluate("window.bookSearch.ready.then(() => true)")
     page.keyboard.type(query)
     # the list shown is the whole query's (not that of a prefix typed on the way)
-    page.wait_for_function("""q => {
-        const want = window.bookSearch.query(q);
+    want = page.evaluate("q => window.bookSearch.query(q)", query)
+    page.wait_for_function("""want => {
         const got = [...document.querySelectorAll('#search-results li a')].map(a => a.getAttribute('href'));
         return want.length > 0 && got.length === want.length && got.every((h, i) => h.endsWith(want[i]));
-    }""", arg=query)
+    }""", arg=want)
 
 
 def test_snippets_show_math_as_text_and_whole_words(built_site, site_url, browser):
@@ -260,7 +260,7 @@ def test_mainland_terms_find_the_zh_tw_terms(built_site, site_url, browser):
     page = browser.new_page()
     _typed(page, site_url + "zh-tw/index.html", "带宽")
     assert "頻寬" in page.locator("#search-results li").first.locator("mark").all_text_contents()
-    js = page.evaluate("qs => qs.map(q => window.bookSearch.query(q))", list(cases))
+    js = page.evaluate("qs => Promise.all(qs.map(q => window.bookSearch.query(q)))", list(cases))
     assert js == list(python.values())
     page.close()
 
@@ -311,7 +311,7 @@ def test_browser_ranks_as_lunr_on_generated_queries(lang, built_site, site_url, 
     page = browser.new_page()
     page.goto(site_url + prefix + "index.html")
     page.evaluate("window.bookSearch.load().then(() => window.bookSearch.ready)")
-    js = page.evaluate("qs => qs.map(q => window.bookSearch.query(q))", queries)
+    js = page.evaluate("qs => Promise.all(qs.map(q => window.bookSearch.query(q)))", queries)
     page.close()
     mismatches = [(q, p[:3], j[:3]) for q, p, j in zip(queries, python, js) if p != j]
     assert not mismatches, mismatches[:5]

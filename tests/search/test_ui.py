@@ -14,15 +14,22 @@ def _type(page, text):
 
 
 def test_index_is_prefetched_after_load_when_idle(page, server):
-    """Fetched after the load event (never on the critical path), built before any focus."""
+    """Fetched after the load event (never on the critical path), built before any focus, in
+    the search worker (the index is the worker's download, not the page's)."""
+    requested = []
+    page.on("request", lambda r: requested.append(r.url))
     page.goto(edition_url(server, "zh-Hans"))
     page.evaluate("window.bookSearch.ready.then(() => true)")   # no focus
     timing = page.evaluate("""() => {
         const nav = performance.getEntriesByType('navigation')[0];
+        const ui = performance.getEntriesByType('resource').find(e => e.name.includes('search-ui.js'));
         const idx = performance.getEntriesByType('resource').find(e => e.name.endsWith('search-index.js'));
-        return [nav.loadEventEnd, idx ? idx.startTime : null];
+        return [nav.loadEventEnd, ui ? ui.startTime : null, idx ? idx.startTime : null];
     }""")
     assert timing[1] is not None and timing[1] >= timing[0], timing
+    assert timing[2] is None, "the page itself fetched the index"
+    assert server + "search-index.js" in requested
+    assert page.evaluate("window.bookSearch.source") == "built"
     assert page.evaluate("document.activeElement.id") != "search-input"
     assert not page.js_errors
 
@@ -34,12 +41,14 @@ def test_save_data_loads_the_index_only_on_focus(page, server):
     page.on("request", lambda r: requested.append(r.url))
     page.goto(edition_url(server, "zh-Hans"))
     page.wait_for_timeout(1500)
-    assert not any(u.endswith(("search-index.js", "lunr.min.js", "search-engine.js")) for u in requested)
+    assert not any(u.endswith(("search-index.js", "lunr.min.js", "search-engine.js", "search-ui.js"))
+                   for u in requested)
     page.focus("#search-input")
     page.evaluate("window.bookSearch.ready.then(() => true)")
     assert server + "search-index.js" in requested
     assert server + "static/search-engine.js" in requested
     assert server + "static/lunr.min.js" in requested   # lunr.js builds and queries the index
+    assert server + "static/search-worker.js" in requested
     assert not page.js_errors
 
 

@@ -46,7 +46,10 @@ def test_language_switcher_keeps_section(context_factory, site_url):
     # Without a hash, the switcher carries the section scrolled to.
     last = ids[-1]
     page.goto(site_url + "workloads.html")
-    page.evaluate(f"""document.body.style.paddingBottom = '3000px';
+    # (a reader who scrolled there has had every block on the way laid out; a programmatic jump
+    # past blocks not yet rendered lands where their estimated sizes put it: style.css)
+    page.evaluate(f"""document.documentElement.classList.add('full-layout');
+        document.body.style.paddingBottom = '3000px';
         document.getElementById('{last}').scrollIntoView()""")
     page.click('.langs a[hreflang="en"]')
     page.wait_for_url(f"**/en/workloads.html#{last}")
@@ -87,7 +90,8 @@ def test_bound_number_shows_provenance_on_keyboard_focus(context_factory, site_u
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_serious_accessibility_violations(context_factory, site_url, scheme):
-    page = context_factory(color_scheme=scheme).new_page()
+    # axe is injected as an inline script: past the pages' CSP (test_csp.py tests the policy)
+    page = context_factory(color_scheme=scheme, bypass_csp=True).new_page()
     problems = []
     for path in ("index.html", "getting-started.html", "en/getting-started.html",
                  "zh-tw/accelerators.html"):
@@ -185,16 +189,21 @@ def test_text_column_has_a_readable_measure(context_factory, site_url):
         const chars = ps.reduce((n, p) => n + p.innerText.length, 0);
         const lines = ps.reduce((n, p) => n + Math.round(p.getBoundingClientRect().height / lh), 0);
         return chars / lines; }"""
+    # every paragraph laid out (past the opening screen they are only near the viewport)
+    full = "document.documentElement.classList.add('full-layout')"
     page.goto(site_url + "en/accelerators.html")
+    page.evaluate(full)
     assert 65 <= page.evaluate(per_line) <= 82
     page.goto(site_url + "accelerators.html")
+    page.evaluate(full)
     assert 36 <= page.evaluate(per_line) <= 50     # Chinese mixed with Latin terms and digits
 
 
 @pytest.mark.parametrize("base, missing, lang, heading, home", [
     ("/ai-infra-book/", "a/b/missing.html", "zh-Hans", "页面不存在", "/ai-infra-book/index.html"),
     ("/ai-infra-book/", "en/deep/er/missing.html", "en", "Page not found", "/ai-infra-book/en/index.html"),
-    ("/other/sub/path/", "zh-tw/x/missing.html", "zh-Hant", "頁面不存在", "/other/sub/path/zh-tw/index.html"),
+    # the site's path is book.yml's site_url's, never taken from the address (issue 27)
+    ("/ai-infra-book/", "zh-tw/x/missing.html", "zh-Hant", "頁面不存在", "/ai-infra-book/zh-tw/index.html"),
 ])
 def test_root_404_is_styled_and_localised_at_any_depth(context_factory, built_site, base, missing,
                                                        lang, heading, home):
@@ -211,7 +220,7 @@ def test_root_404_is_styled_and_localised_at_any_depth(context_factory, built_si
     ctx.route("http://book.test/**", serve)
     page = ctx.new_page()
     page.goto(f"http://book.test{base}{missing}")
-    page.wait_for_function(f"document.documentElement.lang === {lang!r}")
+    page.wait_for_function(f"() => document.documentElement.lang === {lang!r}")
     assert page.locator("main h1").inner_text() == heading
     assert page.url.endswith(missing)                        # the address bar keeps the missing URL
     # styled: the stylesheet loaded (the sticky header and the theme variables apply)

@@ -87,7 +87,7 @@ def test_text_edit_swaps_the_changed_block_without_a_reload(server, browser):
                          ".every(p => p.__old)")
     css = book / "website" / "static" / "style.css"
     css.write_text(css.read_text() + "\n/* edited */\n")
-    page.wait_for_function("window.__samePage === undefined", timeout=30_000)
+    page.wait_for_function("() => window.__samePage === undefined", timeout=30_000)
     page.close()
 
 

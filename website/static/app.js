@@ -287,4 +287,21 @@
     }, { rootMargin: "600px 0px" });
     figures.forEach(function (img) { near.observe(img); });
   }
+
+  // Print shows an external link's address after its text (style.css), except where the text
+  // is the address already (the book's links mostly are).
+  document.querySelectorAll('main a[href^="http"]').forEach(function (a) {
+    if (a.textContent.trim() === a.getAttribute("href")) a.classList.add("bare");
+  });
+
+  // Before an in-page jump (a footnote, a cross-reference, the page's contents), every block is
+  // laid out (style.css renders the blocks past the opening screen only near the viewport; their
+  // estimated sizes would move the target after the jump). theme.js does it for a page opened
+  // at a #target.
+  function fullLayout() { doc.classList.add("full-layout"); }
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[href*='#']");
+    if (a && a.hash && a.pathname === location.pathname) fullLayout();
+  }, true);
+  window.addEventListener("hashchange", fullLayout);
 })();

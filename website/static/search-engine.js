@@ -1,7 +1,9 @@
-/* Book search engine (loaded by search.js with lunr.min.js, the pinned lunr 2.3.9): lunr's
- * Builder indexes the shipped section text of data-root + "search-index.js" in idle slices,
- * with this file's CJK tokeniser and lunr's stop-word filter and stemmer (the pipeline
- * search.py gives lunr.py); lunr's Index ranks; then the results UI. The tokeniser, query
+/* Book search engine, without any DOM: run by search-worker.js in a Web Worker (or, where no
+ * worker can start, by search-ui.js on the page), and by Node in the parity tests. With the
+ * pinned lunr 2.3.9 (lunr.min.js), lunr's Builder indexes the shipped section text of an
+ * edition's search-index.js with this file's CJK tokeniser and lunr's stop-word filter and
+ * stemmer (the pipeline search.py gives lunr.py); lunr's Index ranks; Engine.view gives the
+ * results list as data (titles, snippets with the found words marked). The tokeniser, query
  * rules and glossary rewriting mirror bookkit/render/cjk.py and search.py, whose docstrings
  * explain; tests/search checks parity. ASCII only on purpose. */
 (function () {
@@ -85,11 +87,11 @@
 
   /* ---------------------------------------------------------------- lunr */
 
-  /* lunr.js: window.lunr in the browser (search.js loads lunr.min.js first), use(require("lunr"))
+  /* lunr.js: self.lunr in a worker or a page (lunr.min.js is loaded first), use(require("lunr"))
      in Node. */
   var L = null;
   function use(lunr) { L = lunr; }
-  function lib() { return L || (L = window.lunr); }
+  function lib() { return L || (L = self.lunr); }
 
   var stemMemo = new Map();
   function stem(w) {
@@ -320,136 +322,40 @@
     return changed ? out.join("") : null;
   }
 
-  var api = { use: use, tokenize: tokenize, isCJK: isCJK, charmapFromString: charmapFromString,
-              Indexer: Indexer, buildIndex: buildIndex, queryTerms: queryTerms, runQuery: runQuery,
-              prefixTerm: prefixTerm, rewriteQuery: rewriteQuery, synonymsFrom: synonymsFrom,
-              editDistance: editDistance, suggest: suggest };
-  if (typeof module !== "undefined" && module.exports) module.exports = api;
-  if (typeof document === "undefined" || typeof window === "undefined") return;
+  /* ---- what the results list shows, as plain data (the page draws it as DOM nodes, never as
+     HTML; in a worker this runs off the page's main thread) */
 
-  /* ---------------------------------------------------------------- browser */
+  function isWordCp(ch) { return ch !== undefined && isWordChar(ch); }
 
-  var html = document.documentElement;
-  var ROOT = html.getAttribute("data-root") || "./";
-  var STATIC = html.getAttribute("data-static") || ROOT + "static/";
-  var input, status, list;
-  var state = { idx: null, payload: null, charmap: null, syn: null, words: null, urgent: false,
-                active: -1, items: [], timer: 0 };
-  var loading = null, resolveReady, rejectReady;
-  var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
-  ready.catch(function () {});
-
-  function label(name, fallback) {
-    return (input && input.getAttribute("data-label-" + name)) || fallback;
+  /* The characters of `text` and, for each, 1 if it is part of a found term: CJK terms where
+     the folded text holds them, Latin words whose stem is a term's (or that start with the
+     unfinished last word). Memoised per character and per word: 50 snippets repeat the same
+     few hundred of each. */
+  function Marker(charmap) {
+    this.charmap = charmap;
+    this.folds = new Map();
+    this.words = { key: null, hits: new Map() };
   }
 
-  function loadScript(src) {
-    return new Promise(function (res, rej) {
-      var el = document.createElement("script");
-      el.src = src;
-      el.charset = "utf-8";
-      el.async = false;
-      el.onload = function () { res(); };
-      el.onerror = function () { rej(new Error("cannot load " + src)); };
-      document.head.appendChild(el);
-    });
-  }
-
-  /* Run `step(deadline)` when the browser is idle (a stand-in deadline where there is no
-     requestIdleCallback: Safari). */
-  function whenIdle(step) {
-    if (window.requestIdleCallback) return window.requestIdleCallback(step, { timeout: 2000 });
-    return setTimeout(function () {
-      var end = Date.now() + 8;
-      step({ timeRemaining: function () { return Math.max(0, end - Date.now()); } });
-    }, 1);
-  }
-
-  /* Build the index a few documents at a time while the browser is idle; `hurry` (focus,
-     typing) finishes it at once. */
-  var building = null;
-  function build(payload) {
-    var charmap = charmapFromString(payload.charmap);
-    var b = new Indexer(payload, charmap), docs = docsOf(payload), i = 0;
-    return new Promise(function (res) {
-      function step(deadline) {
-        while (i < docs.length && (!deadline || deadline.timeRemaining() > 1)) b.add(docs[i++]);
-        if (i < docs.length) { whenIdle(step); return; }
-        building = null;
-        res({ idx: b.build(), charmap: charmap, words: b.words });
-      }
-      building = step;
-      if (state.urgent) step(null); else whenIdle(step);
-    });
-  }
-
-  function hurry() {
-    state.urgent = true;
-    if (building) building(null);
-  }
-
-  /* Fetch and build the index; `urgent` when the reader is waiting for it (focus, typing),
-     not when it is prefetched at idle time. */
-  function load(urgent) {
-    if (urgent !== false) hurry();
-    if (loading) return loading;
-    if (status && !state.idx && state.urgent) status.textContent = label("loading", "Loading\u2026");
-    /* search.js fetches lunr.min.js, this file and the index together (scripts.ready); alone,
-       this file fetches the two others */
-    var loader = window.bookSearch, scripts = loader && loader.scripts ? loader.scripts : Promise.all([
-      window.lunr ? null : loadScript(STATIC + "lunr.min.js"),
-      window.bookSearchIndex ? null : loadScript(ROOT + "search-index.js")]);
-    loading = scripts.then(function () {
-      state.payload = window.bookSearchIndex;
-      return build(state.payload);
-    }).then(function (built) {
-      state.charmap = built.charmap;
-      state.words = built.words;
-      state.syn = synonymsFrom(state.payload);
-      state.idx = built.idx;
-      if (status && !(input && input.value)) status.textContent = "";
-      resolveReady(api);
-      if (input && input.value) update();
-    }, function (err) {
-      if (status) status.textContent = label("error", "Search is unavailable");
-      rejectReady(err);
-      throw err;
-    });
-    loading.catch(function () {});
-    return loading;
-  }
-
-  function query(q) {
-    if (!state.idx) return [];
-    return runQuery(state.idx, q, state.charmap, state.syn).map(function (r) {
-      return state.payload.docs[r.ref][0];
-    });
-  }
-
-  /* ---- snippets with highlighted terms (built as DOM nodes, never as HTML) */
-
-  /* Memoised per character and per word: 50 snippets repeat the same few hundred of each. */
-  var foldMemo = new Map();
-  function foldChar(ch) {
-    var hit = foldMemo.get(ch);
+  Marker.prototype.fold = function (ch) {
+    var hit = this.folds.get(ch);
     if (hit === undefined) {
       var n = ch.normalize("NFKC").toLowerCase();
-      hit = Object.prototype.hasOwnProperty.call(state.charmap, n) ? state.charmap[n] : n;
-      foldMemo.set(ch, hit);
+      hit = Object.prototype.hasOwnProperty.call(this.charmap, n) ? this.charmap[n] : n;
+      this.folds.set(ch, hit);
     }
     return hit;
-  }
-  var wordMemo = { key: null, hits: new Map() };
+  };
 
-  function marksFor(text, terms, prefix) {
-    var cps = Array.from(text), n = cps.length, mark = new Uint8Array(n);
+  Marker.prototype.marks = function (text, terms, prefix) {
+    var self = this, cps = Array.from(text), n = cps.length, mark = new Uint8Array(n);
     var cjkTerms = [], latin = {};
     terms.forEach(function (t) {
       var a = Array.from(t);
       if (a.every(isCJK)) cjkTerms.push(a);
       else latin[stem(t)] = true;
     });
-    var folded = cps.map(foldChar);
+    var folded = cps.map(function (ch) { return self.fold(ch); });
     cjkTerms.forEach(function (a) {
       for (var i = 0; i + a.length <= n; i++) {
         var ok = true;
@@ -459,20 +365,20 @@
     });
     if (Object.keys(latin).length || prefix) {
       var termsKey = Object.keys(latin).sort().join(" ") + "|" + (prefix || "");
-      if (wordMemo.key !== termsKey) wordMemo = { key: termsKey, hits: new Map() };
+      if (this.words.key !== termsKey) this.words = { key: termsKey, hits: new Map() };
       var i = 0;
       while (i < n) {
         if (RE_LN.test(cps[i]) && !isCJK(cps[i])) {
           var j = i;
           while (j < n && (RE_LN.test(cps[j]) || RE_M.test(cps[j])) && !isCJK(cps[j])) j++;
           var word = cps.slice(i, j).join("");
-          var hit = wordMemo.hits.get(word);
+          var hit = this.words.hits.get(word);
           if (hit === undefined) {
             hit = tokenize(word).some(function (w) {
               return latin[stem(w)] ||
                 (prefix !== null && prefix !== undefined && w.lastIndexOf(prefix, 0) === 0);
             });
-            wordMemo.hits.set(word, hit);
+            this.words.hits.set(word, hit);
           }
           if (hit) for (var k2 = i; k2 < j; k2++) mark[k2] = 1;
           i = j;
@@ -482,46 +388,42 @@
       }
     }
     return { cps: cps, mark: mark };
-  }
+  };
 
-  function appendMarked(parent, cps, mark, start, end) {
+  /* [[text, marked], ...] for cps[start:end], runs of equal marking joined */
+  function segments(cps, mark, start, end, out) {
     var i = start;
     while (i < end) {
       var j = i;
       while (j < end && mark[j] === mark[i]) j++;
-      var chunk = cps.slice(i, j).join("");
-      if (mark[i]) {
-        var m = document.createElement("mark");
-        m.textContent = chunk;
-        parent.appendChild(m);
-      } else {
-        parent.appendChild(document.createTextNode(chunk));
-      }
+      out.push([cps.slice(i, j).join(""), mark[i] ? 1 : 0]);
       i = j;
     }
+    return out;
   }
 
   /* About 160 characters around the first highlight, cut between words: a Latin word is never
      cut in the middle (CJK text can be cut anywhere). */
-  function snippet(parent, text, terms, prefix) {
-    var r = marksFor(text, terms, prefix), cps = r.cps, n = cps.length, first = r.mark.indexOf(1);
+  Marker.prototype.snippet = function (text, terms, prefix) {
+    var r = this.marks(text, terms, prefix), cps = r.cps, n = cps.length, first = r.mark.indexOf(1);
     var start = first < 0 ? 0 : Math.max(0, first - 30), end = Math.min(n, start + 160), k;
-    for (k = 0; start > 0 && k < 25 && isWordChar(cps[start - 1]) && isWordChar(cps[start]); k++) start--;
-    while (start > 0 && isWordChar(cps[start - 1]) && isWordChar(cps[start])) start++;   /* a very long word */
-    for (k = 0; end < n && k < 25 && isWordChar(cps[end - 1]) && isWordChar(cps[end]); k++) end++;
-    while (end < n && end > start && isWordChar(cps[end - 1]) && isWordChar(cps[end])) end--;
+    for (k = 0; start > 0 && k < 25 && isWordCp(cps[start - 1]) && isWordCp(cps[start]); k++) start--;
+    while (start > 0 && isWordCp(cps[start - 1]) && isWordCp(cps[start])) start++;   /* a very long word */
+    for (k = 0; end < n && k < 25 && isWordCp(cps[end - 1]) && isWordCp(cps[end]); k++) end++;
+    while (end < n && end > start && isWordCp(cps[end - 1]) && isWordCp(cps[end])) end--;
     while (start < end && /\s/.test(cps[start])) start++;
     while (end > start && /\s/.test(cps[end - 1])) end--;
-    if (start > 0) parent.appendChild(document.createTextNode("\u2026"));
-    appendMarked(parent, cps, r.mark, start, end);
-    if (end < n) parent.appendChild(document.createTextNode("\u2026"));
-  }
+    var out = start > 0 ? [["\u2026", 0]] : [];
+    segments(cps, r.mark, start, end, out);
+    if (end < n) out.push(["\u2026", 0]);
+    return out;
+  };
 
   /* The words highlighted in a document, as written there (for the page it opens: ?h=). */
-  function foundWords(doc, terms, prefix) {
-    var out = [];
+  Marker.prototype.found = function (doc, terms, prefix) {
+    var self = this, out = [];
     [doc[2], doc[3]].forEach(function (text) {
-      var r = marksFor(text, terms, prefix), i = 0, n = r.cps.length;
+      var r = self.marks(text, terms, prefix), i = 0, n = r.cps.length;
       while (i < n && out.length < 8) {
         if (!r.mark[i]) { i++; continue; }
         var j = i;
@@ -532,205 +434,78 @@
       }
     });
     return out;
+  };
+
+  /* ---- one edition's search, built or loaded from a cache: what the worker (or, where there
+     is none, the page) runs */
+
+  function Engine(payload, idx, words) {
+    this.payload = payload;
+    this.docs = docsOf(payload);
+    this.charmap = charmapFromString(payload.charmap);
+    this.syn = synonymsFrom(payload);
+    this.idx = idx;
+    this.words = words;
+    this.marker = new Marker(this.charmap);
   }
 
-  /* url + ?h=word&h=word (before the #fragment) */
-  function withHighlights(url, words) {
-    if (!words.length) return url;
-    var hash = url.indexOf("#"), base = hash < 0 ? url : url.slice(0, hash);
-    var frag = hash < 0 ? "" : url.slice(hash);
-    return base + (base.indexOf("?") < 0 ? "?" : "&") +
-      words.map(function (w) { return "h=" + encodeURIComponent(w); }).join("&") + frag;
-  }
+  /* The index built by lunr's Builder, all at once (a worker has nothing else to do). */
+  Engine.build = function (payload) {
+    var b = new Indexer(payload, charmapFromString(payload.charmap));
+    docsOf(payload).forEach(function (row) { b.add(row); });
+    return new Engine(payload, b.build(), b.words);
+  };
 
-  /* ---- rendering */
+  /* lunr's own serialisation of the built index and the word counts for "did you mean": loading
+     it answers exactly as the index it was saved from (Index.load keeps every vector). */
+  Engine.prototype.save = function () {
+    return JSON.stringify({ index: this.idx.toJSON(), words: Array.from(this.words) });
+  };
 
-  function setActive(i) {
-    var items = state.items;
-    if (state.active >= 0 && items[state.active]) {
-      items[state.active].classList.remove("active");
-      items[state.active].setAttribute("aria-selected", "false");
-    }
-    state.active = i;
-    if (i >= 0 && items[i]) {
-      items[i].classList.add("active");
-      items[i].setAttribute("aria-selected", "true");
-      input.setAttribute("aria-activedescendant", items[i].id);
-      if (items[i].scrollIntoView) items[i].scrollIntoView({ block: "nearest" });
-    } else {
-      input.removeAttribute("aria-activedescendant");
-    }
-  }
+  Engine.load = function (payload, saved) {
+    var data = JSON.parse(saved);
+    return new Engine(payload, lib().Index.load(data.index), new Map(data.words));
+  };
 
-  function close() {
-    list.hidden = true;
-    input.setAttribute("aria-expanded", "false");
-    setActive(-1);
-  }
+  /* the urls of the results (what the parity tests compare with search.py) */
+  Engine.prototype.urls = function (q) {
+    var docs = this.docs;
+    return runQuery(this.idx, q, this.charmap, this.syn).map(function (r) { return docs[r.ref][0]; });
+  };
 
-  function open() {
-    if (!list.firstChild) return;
-    list.hidden = false;
-    input.setAttribute("aria-expanded", "true");
-  }
-
-  function clear() {
-    while (list.firstChild) list.removeChild(list.firstChild);
-    state.items = [];
-    state.active = -1;
-  }
-
-  function update() {
-    var t0 = Date.now();
-    render();
-    state.slow = Date.now() - t0 > 30;
-  }
-
-  function render() {
-    clearTimeout(state.timer);
-    state.timer = 0;
-    var q = input.value;
-    clear();
-    if (!q.trim()) {
-      status.textContent = "";
-      close();
-      return;
-    }
-    if (!state.idx) { load(); return; }
-    var results = runQuery(state.idx, q, state.charmap, state.syn);
-    var terms = queryTerms(q, state.charmap);
-    var prefix = prefixTerm(q, terms);
-    var rewritten = rewriteQuery(q, state.charmap, state.syn);
+  /* {items: [{url, chapter, section, snippet, words}], suggestion}: section and snippet as
+     [[text, marked], ...]; chapter "" when the section is the chapter's opening; suggestion a
+     better query when there is no result and it finds something (else null). */
+  Engine.prototype.view = function (q) {
+    var self = this, results = runQuery(this.idx, q, this.charmap, this.syn);
+    var terms = queryTerms(q, this.charmap), prefix = prefixTerm(q, terms);
+    var rewritten = rewriteQuery(q, this.charmap, this.syn);
     if (rewritten !== null) {
-      queryTerms(rewritten, state.charmap).forEach(function (t) {
+      queryTerms(rewritten, this.charmap).forEach(function (t) {
         if (terms.indexOf(t) < 0) terms.push(t);
       });
     }
-    var chapters = state.payload.chapters;
-    results.forEach(function (r, i) {
-      var doc = state.payload.docs[r.ref];
-      var li = document.createElement("li");
-      li.id = "search-result-" + i;
-      li.setAttribute("role", "option");
-      li.setAttribute("aria-selected", "false");
-      var a = document.createElement("a");
-      a.href = ROOT + doc[0];
-      a.tabIndex = -1;
-      /* the page opened highlights the words found (computed on the way there: cheap enough
-         for one document, not for fifty on every key) */
-      a.addEventListener("click", function () { a.href = withHighlights(ROOT + doc[0], foundWords(doc, terms, prefix)); });
-      var title = document.createElement("span");
-      title.className = "search-title";
-      var chapter = chapters[doc[1]];
-      if (chapter !== doc[2]) {
-        var c = document.createElement("span");
-        c.className = "search-chapter";
-        c.textContent = chapter;
-        title.appendChild(c);
-      }
-      var s = document.createElement("span");
-      s.className = "search-section";
-      appendMarked(s, Array.from(doc[2]), marksFor(doc[2], terms, prefix).mark, 0, Array.from(doc[2]).length);
-      title.appendChild(s);
-      var p = document.createElement("span");
-      p.className = "search-snippet";
-      snippet(p, doc[3], terms, prefix);
-      a.appendChild(title);
-      a.appendChild(p);
-      li.appendChild(a);
-      li.addEventListener("mousemove", function () { if (state.active !== i) setActive(i); });
-      list.appendChild(li);
-      state.items.push(li);
+    var chapters = this.payload.chapters;
+    var items = results.map(function (r) {
+      var doc = self.docs[r.ref], chapter = chapters[doc[1]];
+      var title = self.marker.marks(doc[2], terms, prefix);
+      return { url: doc[0], chapter: chapter === doc[2] ? "" : chapter,
+               section: segments(title.cps, title.mark, 0, title.cps.length, []),
+               snippet: self.marker.snippet(doc[3], terms, prefix),
+               words: self.marker.found(doc, terms, prefix) };
     });
-    status.textContent = results.length
-      ? label("count", "{n} results").replace("{n}", String(results.length))
-      : label("none", "No results");
-    if (!results.length) offerSuggestion(q);
-    if (results.length) open(); else close();
-  }
-
-  /* No results: offer the query with each unknown word replaced by the nearest indexed one,
-     as a button, when that query finds something. */
-  function offerSuggestion(q) {
-    var better = suggest(state.idx, q, state.charmap, state.words);
-    if (better === null || !runQuery(state.idx, better, state.charmap, state.syn).length) return;
-    var text = label("suggest", "Did you mean {q}?").split("{q}");
-    status.textContent = label("none", "No results") + " ";
-    var wrap = document.createElement("span");
-    wrap.className = "search-suggest";
-    var button = document.createElement("button");
-    button.type = "button";
-    button.textContent = better;
-    button.addEventListener("click", function (e) {
-      e.stopPropagation();   /* the button is gone after update(): not an outside click */
-      input.value = better;
-      input.focus();
-      update();
-    });
-    wrap.appendChild(document.createTextNode(text[0]));
-    wrap.appendChild(button);
-    wrap.appendChild(document.createTextNode(text.slice(1).join("")));
-    status.appendChild(wrap);
-  }
-
-  /* Coalesce keystrokes; wait longer only when a search has been slow (a long result list on
-     a slow device), so a built index answers in the next task. */
-  function schedule() {
-    clearTimeout(state.timer);
-    state.timer = setTimeout(update, state.slow ? 60 : 0);
-  }
-
-  function go(i) {
-    var li = state.items[i];
-    if (!li) return;
-    li.querySelector("a").click();   /* its click handler adds the words to highlight */
-  }
-
-  function onKey(e) {
-    var n = state.items.length;
-    if (e.key === "ArrowDown" || e.key === "ArrowUp") {
-      if (state.timer) update();
-      n = state.items.length;
-      if (!n) return;
-      e.preventDefault();
-      open();
-      var d = e.key === "ArrowDown" ? 1 : -1;
-      setActive(state.active < 0 ? (d > 0 ? 0 : n - 1) : (state.active + d + n) % n);
-    } else if (e.key === "Enter") {
-      if (state.timer) update();
-      if (!state.items.length) return;
-      e.preventDefault();
-      go(state.active < 0 ? 0 : state.active);
-    } else if (e.key === "Escape") {
-      e.preventDefault();
-      if (!list.hidden) {
-        close();
-      } else {
-        input.value = "";
-        status.textContent = "";
-        clear();
-        input.blur();
-      }
+    var suggestion = null;
+    if (!items.length && q.trim()) {
+      var better = suggest(this.idx, q, this.charmap, this.words);
+      if (better !== null && runQuery(this.idx, better, this.charmap, this.syn).length) suggestion = better;
     }
-  }
+    return { items: items, suggestion: suggestion };
+  };
 
-  function init() {
-    input = document.getElementById("search-input");
-    status = document.getElementById("search-status");
-    list = document.getElementById("search-results");
-    if (!input || !list || !status) return;
-    input.addEventListener("focus", function () { load(); open(); });
-    input.addEventListener("input", function () { load(); schedule(); });
-    input.addEventListener("keydown", onKey);
-    document.addEventListener("click", function (e) {
-      var box = input.closest(".search") || input.parentNode;
-      if (!box.contains(e.target)) close();
-    });
-  }
-
-  api.ready = ready;
-  api.load = load;
-  api.query = query;
-  window.bookSearchEngine = api;
-  init();   /* loaded after DOMContentLoaded, by search.js */
+  var api = { use: use, tokenize: tokenize, isCJK: isCJK, charmapFromString: charmapFromString,
+              Indexer: Indexer, buildIndex: buildIndex, queryTerms: queryTerms, runQuery: runQuery,
+              prefixTerm: prefixTerm, rewriteQuery: rewriteQuery, synonymsFrom: synonymsFrom,
+              editDistance: editDistance, suggest: suggest, docsOf: docsOf, Engine: Engine };
+  if (typeof module !== "undefined" && module.exports) module.exports = api;
+  else self.bookSearchCore = api;   /* a page or a worker: both have `self` */
 })();

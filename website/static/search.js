@@ -1,6 +1,7 @@
-/* Book search on every page (small: it is in each page's critical bytes): loads lunr.js,
- * search-engine.js and the index when the browser is idle after load (not with Save-Data: then
- * on focus), "/" focuses the box, and the page a result opened highlights the words (?h=).
+/* Book search on every page (small: it is in each page's critical bytes): loads the results
+ * list (search-ui.js, which starts the search worker) when the browser is idle after load (not
+ * with Save-Data: then on focus), "/" focuses the box, and the page a result opened highlights
+ * the words (?h=).
  * ASCII only on purpose. */
 (function () {
   "use strict";
@@ -11,8 +12,14 @@
   /* the page's ?v= (asset version) on search.js, passed on: engine and loader change together */
   var script = document.currentScript, QUERY = script && script.src.indexOf("?") >= 0
     ? script.src.slice(script.src.indexOf("?")) : "";
-  var engine = null, resolveReady, rejectReady;
+  /* search.css is not in the critical path: linked for print, switched to all media here
+     (an onload attribute would be inline script, which the page's policy refuses) */
+  [].forEach.call(document.querySelectorAll("link[data-media]"), function (l) {
+    l.media = l.getAttribute("data-media");
+  });
+  var ui = null, resolveReady, rejectReady, resolveSaved;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
+  var saved = new Promise(function (res) { resolveSaved = res; });
   ready.catch(function () {});
 
   function isCJK(ch) {
@@ -31,17 +38,18 @@
     });
   }
 
-  /* lunr.js, the engine and the index, fetched together; then the engine builds the index
-     (`urgent` when the reader is waiting: focus, typing). */
+  /* The results list (search-ui.js), which starts the search worker: the index is built or
+     loaded there, off this page's main thread (`urgent` when the reader is waiting: focus,
+     typing). */
   function load(urgent) {
-    if (!engine) {
-      var lunr = loadScript(STATIC + "lunr.min.js" + QUERY), code = loadScript(STATIC + "search-engine.js" + QUERY);
-      api.scripts = Promise.all([lunr, code, window.bookSearchIndex ? null : loadScript(ROOT + "search-index.js")]);
-      api.scripts.catch(function () {});   /* the engine reports it */
-      engine = code.then(function () { return window.bookSearchEngine; });
-      engine.then(function (e) { return e.ready; }).then(function () { resolveReady(api); }, rejectReady);
+    if (!ui) {
+      ui = loadScript(STATIC + "search-ui.js" + QUERY).then(function () { return window.bookSearchUI; });
+      ui.then(function (u) {
+        u.ready.then(function () { api.source = u.source; resolveReady(api); }, rejectReady);
+        u.saved.then(function () { resolveSaved(true); });
+      }, rejectReady);
     }
-    return engine.then(function (e) { return e.load(urgent); });
+    return ui.then(function (u) { return u.load(urgent); });
   }
 
   function whenIdle(fn) {
@@ -116,6 +124,8 @@
       }
     }
     first.classList.add("search-hit-first");
+    /* every block laid out before the jump (see style.css: content-visibility) */
+    html.classList.add("full-layout");
     function reveal() { first.scrollIntoView({ block: "center" }); }
     /* after the browser's own jump to the #target */
     if (document.readyState === "complete") reveal();
@@ -146,10 +156,15 @@
     });
   }
 
+  /* For tests and other scripts: query(q) -> Promise of the results' urls; source: where the
+     index came from ("built", "cache": in the worker; "page": no worker). */
   var api = {
     ready: ready,
+    saved: saved,
+    source: null,
+    version: QUERY,
     load: function () { return load(true); },
-    query: function (q) { return window.bookSearchEngine ? window.bookSearchEngine.query(q) : []; }
+    query: function (q) { return ready.then(function () { return window.bookSearchUI.query(q); }); }
   };
   window.bookSearch = api;
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
