@@ -33,9 +33,10 @@ class Flow:
 
 
 def stack_flow(items: list[tuple[str, str, str]], arrows: list[tuple[str, str, str]],
-               horizontal: bool = False, gap: float = 0.6) -> Flow:
+               horizontal: bool = False, gap: float = 0.6, width: float = 0.0) -> Flow:
     """items: (id, label, note) from top to bottom (left to right when `horizontal`); arrows:
-    (from id, to id, label). Boxes are 1 unit high (wide) with `gap` between them."""
+    (from id, to id, label). Boxes are 1 unit high, `width` wide (default 3 in a column, 2.4
+    in a row), with `gap` between them."""
     ids = [i for i, *_ in items]
     for a, b, _ in arrows:
         if a not in ids or b not in ids:
@@ -43,7 +44,8 @@ def stack_flow(items: list[tuple[str, str, str]], arrows: list[tuple[str, str, s
     boxes = []
     for k, (bid, label, note) in enumerate(items):
         if horizontal:
-            boxes.append(Box(bid, k * (2.4 + gap), 0, 2.4, 1, label, note))
+            w = width or 2.4
+            boxes.append(Box(bid, k * (w + gap), 0, w, 1, label, note))
         else:
-            boxes.append(Box(bid, 0, -k * (1 + gap), 3, 1, label, note))
+            boxes.append(Box(bid, 0, -k * (1 + gap), width or 3, 1, label, note))
     return Flow(tuple(boxes), tuple(Arrow(*a) for a in arrows))

@@ -114,6 +114,11 @@ class SiteRenderer:
         with a slot for each formula (`render_site` fills them). `wanted_math`: (edition,
         chapter number) -> its formulas."""
         sizes_digest = _digest(sorted(resolved.figure_sizes.items()))
+        # What a diagram puts in the page besides its image: its text alternative and the
+        # numbers it draws (and its what-if drawings): saving its script changes them.
+        sizes_digest = _digest((sizes_digest, sorted(
+            (k, v.description, v.bound) for k, v in resolved.figures.items() if v.description),
+            sorted(resolved.figure_variants.items())))
         out = {}
         for key in resolved.outputs:
             edition = resolved.editions[key]

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DIRS = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
 #: each diagram, and a key of its words that is drawn as a text of its own
 DIAGRAMS = {"ch07_ring_allreduce": "rank", "ch10_1f1b_schedule": "fwd", "ch07_fat_tree": "l_pod",
-            "ch08_block_table": "table_label"}
+            "ch08_block_table": "table_label", "ch08_offload_flow": "dram"}
 
 
 def words(stem: str, lang: str) -> dict:
@@ -91,6 +91,10 @@ def test_numbers_are_the_chapters_and_formatted_like_the_prose(drawn, lang):
     pages = drawn[f"ch08_block_table|{lang}"]
     assert bound(pages, "paged_block")["text"] == format_value(ch08["paged_block"],
                                                                parse_spec("int"), lang)
+    flow = drawn[f"ch08_offload_flow|{lang}"]
+    for name, spec in (("load_pcie", "si unit=ms digits=0"), ("load_ssd", "si unit=ms digits=0"),
+                       ("pcie", "si unit=GB/s digits=0"), ("off_kv", "si unit=GB digits=2")):
+        assert bound(flow, name)["text"] == format_value(ch08[name], parse_spec(spec), lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)
