@@ -1,45 +1,24 @@
-"""Wave quantization (@sec-operators-runtime, the waves list): the output of Qwen3-8B's Q
-projection for M = 1152 tokens cut into the chapter's tile_m x tile_n tiles, one per SM; the
-first wave fills all of the H100's SMs, the second holds the few tiles left
-(`kernels.waves`)."""
-from bookkit.diagrams import tiles
-from bookkit.diagrams.extra import clear_under_text, draw_tiles
-from calculations import kernels, models
+"""Wave quantization on H100 (132 SMs): efficiency of a GEMM with N = 4096 output columns
+(Qwen3-8B q_proj / o_proj) and N = 1024 (k_proj) cut into 128 x 256 tiles, against the number of
+tokens M."""
+from calculations import kernels
 
-SIZE = (6.4, 3.2)
-M = 1152                    # tokens: the chapter's second example
-TILE_M, TILE_N = 128, 256   # the chapter's tile_m, tile_n
-
-
-def numbers(t):
-    hidden = models.get("qwen3-8b").hidden_size
-    w = kernels.waves(M, hidden, TILE_M, TILE_N)
-    return w, {
-        "m": t.num(M, "int", name="waves_demo_m"), "n": t.num(hidden, "int", name="hidden"),
-        "tm": t.num(TILE_M, "int", name="tile_m"), "tn": t.num(TILE_N, "int", name="tile_n"),
-        "sms": t.num(w["sms"], "int", name="h100_sms"),
-        "tiles": t.num(w["tiles"], "int", name="q1152_tiles"),
-        "waves": t.num(w["waves"], "int", name="q1152_waves"),
-        "last": t.num(w["last_wave_tiles"], "int", name="q1152_last"),
-        "idle": t.num(w["slots"] - w["last_wave_tiles"], "int", name="waves_demo_idle"),
-        "eff": t.num(w["efficiency"], "pct digits=0", name="q1152_eff",
-                     expr="kernels.waves(1152, hidden, 128, 256)['efficiency']"),
-    }
+SIZE = (6.4, 4.3)
 
 
 def draw(fig, t):
-    w, v = numbers(t)
-    cut = tiles(M, w["n"], TILE_M, TILE_N)
-    assert len(cut) == w["tiles"]
-    # tiles are handed to SMs in order; tile i runs in wave i // slots
-    kinds = [i // w["slots"] for i in range(len(cut))]
     ax = fig.add_subplot()
-    draw_tiles(ax, [(r / TILE_M, c / TILE_M, h / TILE_M, wd / TILE_M) for r, c, h, wd in cut],
-               kinds, {0: t["wave1"].format(**v), 1: t["wave2"].format(**v)},
-               labels=[str(i + 1) if k else "" for i, k in enumerate(kinds)], fontsize=5.5)
-    ax.set_title(t["title"].format(**v), fontsize=9)
-    clear_under_text(ax)
-
-
-def describe(t):
-    return t["alt"].format(**numbers(t)[1])
+    ms = list(range(128, 8192 + 1, 128))
+    for n, color, key in ((4096, "#4C72B0", "n4096"), (1024, "#DD8452", "n1024")):
+        ax.plot(ms, [kernels.waves(m, n, 128, 256)["efficiency"] for m in ms], color=color, lw=1.6,
+                marker="o", ms=2.5, label=t[key])
+    ax.set_xlim(0, 8192)
+    ax.set_ylim(0, 1.05)
+    ax.set_xticks([0, 1024, 2048, 3072, 4096, 5120, 6144, 7168, 8192])
+    ax.tick_params(axis="x", labelsize=8)
+    ax.set_xlabel(t["x"])
+    ax.set_ylabel(t["y"])
+    ax.set_title(t["title"], fontsize=10)
+    ax.grid(True, alpha=0.25)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.subplots_adjust(left=0.12, right=0.97, top=0.92, bottom=0.13)

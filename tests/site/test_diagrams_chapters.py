@@ -47,7 +47,7 @@ DIAGRAMS = {
     "ch05_launch_timeline": ("05-operators-runtime.md",
                              ("k_layer_fused", "layer_k_short", "launch_s", "graph_node_s",
                               "layer_k_time")),
-    "ch05_waves": ("05-operators-runtime.md",
+    "ch05_wave_tiles": ("05-operators-runtime.md",
                    ("hidden", "tile_m", "tile_n", "h100_sms", "q1152_tiles", "q1152_waves",
                     "q1152_last", "q1152_eff")),
     "ch06_nvl72": ("06-supernodes.md",
