@@ -53,8 +53,9 @@ def make_tiny_book(dest: Path, original: str = ORIGINAL, translation: str = TRAN
     (dest / "manuscripts" / "figures").mkdir(parents=True)
     (dest / "book-en").mkdir()
     shutil.copy(ROOT / "manuscripts" / "figures" / FIGURE, dest / "manuscripts" / "figures")
-    shutil.copy(ROOT / "manuscripts" / "edition.yml", dest / "manuscripts")
-    for name in ("edition.yml", "glossary.yml"):
+    for name in ("edition.yml", "figures.yml"):
+        shutil.copy(ROOT / "manuscripts" / name, dest / "manuscripts")
+    for name in ("edition.yml", "glossary.yml", "figures.yml"):
         shutil.copy(ROOT / "book-en" / name, dest / "book-en")
     (dest / "manuscripts" / "book.yml").write_text(BOOK_YML, encoding="utf-8")
     (dest / "manuscripts" / "01-x.md").write_text(original, encoding="utf-8")
