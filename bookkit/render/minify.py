@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -26,7 +27,17 @@ SUFFIXES = (".js", ".css")
 
 
 def esbuild_path(root: Path) -> Path:
-    return root / "website" / "node_modules" / "esbuild" / "bin" / "esbuild"
+    """The native esbuild binary of this platform's package (`@esbuild/linux-x64`, …).
+
+    npm runs no install scripts here (website/.npmrc), so `esbuild/bin/esbuild` stays the
+    package's Node.js shim, which would start Node before the binary on every build and wrap
+    its errors in a Node stack trace; the platform package ships the binary itself."""
+    import platform
+    modules = root / "website" / "node_modules"
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64"}.get(platform.machine().lower(),
+                                                                      platform.machine().lower())
+    native = modules / "@esbuild" / f"{sys.platform}-{arch}" / "bin" / "esbuild"
+    return native if native.is_file() else modules / "esbuild" / "bin" / "esbuild"
 
 
 def esbuild_version(root: Path) -> str:

@@ -57,11 +57,11 @@ def test_picking_a_combination_redraws_the_diagram(page_factory, built_site, sit
     assert "4 stages" in desc.text_content()
     assert not [u for u in requested if ".v" in u and FIG in u]       # variants not loaded yet
     page.select_option("#wi-pipeline select[data-whatif='stages']", "8")
-    page.wait_for_function(f"document.querySelector('#{FIG} svg[data-whatif-variant]')")
+    page.wait_for_function(f"() => document.querySelector('#{FIG} svg[data-whatif-variant]')")
     page.wait_for_function(
-        f"document.querySelector('#{FIG}-desc').textContent.includes('8 stages')")
+        f"() => document.querySelector('#{FIG}-desc').textContent.includes('8 stages')")
     assert [u for u in requested if ".v" in u and FIG in u]
     page.click("#wi-pipeline .whatif-reset")
     page.wait_for_function(
-        f"document.querySelector('#{FIG}-desc').textContent.includes('4 stages')")
+        f"() => document.querySelector('#{FIG}-desc').textContent.includes('4 stages')")
     assert page.locator(f"#{FIG} svg[data-whatif-variant]").count() == 0
