@@ -1,4 +1,4 @@
-"""The first diagrams of chapters 1 to 6, 10 (ZeRO), 11 and 12, drawn as the build draws them, in
+"""The first diagrams of chapters 1 to 6, 9, 10 (ZeRO), 11 and 12, drawn as the build draws them, in
 every edition: each number drawn is the chapter's own cell, formatted like the prose; the words
 are the edition's; the text alternative is filled from the data; text contrast >= 4.5:1 in
 both site themes; every filled kind is named, not only coloured."""
@@ -63,6 +63,11 @@ DIAGRAMS = {
     "ch06_tp_timeline": ("06-supernodes.md",
                          ("tp_n", "llama_layers", "allreduces_per_token", "h100_8_read",
                           "h100_8_work", "h100_8_comm", "h100_8_time", "h100_8_share")),
+    "ch09_pd_flow": ("09-distributed-inference.md",
+                     ("prompt", "nic_gbps", "dg_kv", "dg_tx", "dg_rc", "dg_ratio", "dg_be_gbps")),
+    "ch09_ep_placement": ("09-distributed-inference.md",
+                          ("ds_experts", "gpus_prefill", "skew", "red", "eplb_own", "hot_share",
+                           "bal0", "bal32")),
     "ch10_zero_stages": ("10-training-systems.md",
                          ("dp_z", "bytes_opt", "bytes_w", "bytes_g", "z0_state", "z1_state",
                           "z2_state", "z3_state")),
