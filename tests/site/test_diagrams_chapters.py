@@ -1,4 +1,4 @@
-"""The first diagrams of chapters 1, 2, 4, 5, 6, 11 and 12, drawn as the build draws them, in
+"""The first diagrams of chapters 1 to 6, 9, 10 (ZeRO), 11 and 12, drawn as the build draws them, in
 every edition: each number drawn is the chapter's own cell, formatted like the prose; the words
 are the edition's; the text alternative is filled from the data; text contrast >= 4.5:1 in
 both site themes; every filled kind is named, not only coloured."""
@@ -39,6 +39,13 @@ DIAGRAMS = {
                     "q8_p_mlp", "q8_mlp_share", "q8_p_layer")),
     "ch02_moe_dispatch": ("02-model-architecture.md",
                           ("mix_e", "mix_k", "mix_batch_small", "mix_touched_expected")),
+    "ch03_request_life": ("03-workloads.md",
+                          ("prompt_tokens", "output_tokens", "batch_big", "ttft_q", "tpot_q",
+                           "e2e_q")),
+    "ch03_agent_calls": ("03-workloads.md",
+                         ("agent_calls", "agent_base", "agent_model_out", "agent_tool_out",
+                          "agent_prefill_nocache", "agent_prefill_cache", "agent_prefill_ratio",
+                          "agent_hit_rate")),
     "ch04_hierarchy": ("04-accelerators.md",
                        ("h100_sms", "smem_per_sm", "regs_per_sm", "h100_smem_total",
                         "h100_regs_total", "l2_bytes", "h100_onchip_total", "h100_hbm", "h100_bw",
@@ -56,6 +63,14 @@ DIAGRAMS = {
     "ch06_tp_timeline": ("06-supernodes.md",
                          ("tp_n", "llama_layers", "allreduces_per_token", "h100_8_read",
                           "h100_8_work", "h100_8_comm", "h100_8_time", "h100_8_share")),
+    "ch09_pd_flow": ("09-distributed-inference.md",
+                     ("prompt", "nic_gbps", "dg_kv", "dg_tx", "dg_rc", "dg_ratio", "dg_be_gbps")),
+    "ch09_ep_placement": ("09-distributed-inference.md",
+                          ("ds_experts", "gpus_prefill", "skew", "red", "eplb_own", "hot_share",
+                           "bal0", "bal32")),
+    "ch10_zero_stages": ("10-training-systems.md",
+                         ("dp_z", "bytes_opt", "bytes_w", "bytes_g", "z0_state", "z1_state",
+                          "z2_state", "z3_state")),
     "ch11_packing": ("11-scheduling-environments.md",
                      ("gpn", "u_frag", "p_free", "cluster_nodes", "free_scattered", "free_packed")),
     "ch11_tool_call": ("11-scheduling-environments.md",
