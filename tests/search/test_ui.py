@@ -135,6 +135,20 @@ def test_keyboard_slash_arrows_enter(page, server):
     assert page.url == server + "getting-started.html#sec-hbm"
 
 
+def test_arrow_pressed_before_the_answer_selects_in_the_new_list(page, server):
+    """A fast typist presses ArrowDown while the last keystroke's answer is still on its way:
+    the move applies to the list that answers the final query, not to a stale one."""
+    page.goto(edition_url(server, "zh-Hans"))
+    page.evaluate("window.bookSearch.ready.then(() => true)")
+    page.click("#search-input")
+    page.keyboard.type("HBM 带宽", delay=0)
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#search-results li")).to_have_count(1)   # two moves on one item: back to it
+    expect(page.locator("#search-results li").first).to_have_class("active")
+    expect(page.locator("#search-input")).to_have_attribute("aria-activedescendant", "search-result-0")
+
+
 def test_arrow_keys_cycle_and_escape_closes(page, server):
     page.goto(edition_url(server, "zh-Hans"))
     _type(page, "缓存")

@@ -13,7 +13,7 @@
   var loader = window.bookSearch || {};
   var QUERY = loader.version || "";
   var input, status, list;
-  var state = { urgent: false, active: -1, items: [], timer: 0, asked: 0, shown: 0, enter: false };
+  var state = { urgent: false, active: -1, items: [], timer: 0, asked: 0, shown: 0, enter: false, move: 0 };
   var backend = null, resolveReady, rejectReady, resolveSaved;
   var ready = new Promise(function (res, rej) { resolveReady = res; rejectReady = rej; });
   var saved = new Promise(function (res) { resolveSaved = res; });
@@ -197,6 +197,7 @@
     while (list.firstChild) list.removeChild(list.firstChild);
     state.items = [];
     state.active = -1;
+    input.removeAttribute("aria-activedescendant");
   }
 
   /* Ask for the box's query; only the answer to the latest question is drawn. */
@@ -206,6 +207,7 @@
     var q = input.value, id = ++state.asked;
     if (!q.trim()) {
       state.shown = id;
+      state.move = 0;
       clear();
       status.textContent = "";
       close();
@@ -216,6 +218,11 @@
       if (id !== state.asked) return;
       state.shown = id;
       show(view);
+      if (state.move && state.items.length) {   /* arrows pressed while this answer was on its way */
+        var n = state.items.length;
+        setActive(((state.move > 0 ? state.move - 1 : state.move) % n + n) % n);
+      }
+      state.move = 0;
       if (state.enter) {
         state.enter = false;
         if (state.items.length) go(state.active < 0 ? 0 : state.active);
@@ -302,10 +309,18 @@
   function onKey(e) {
     var n = state.items.length;
     if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      var d = e.key === "ArrowDown" ? 1 : -1;
+      if (busy() && input.value.trim()) {
+        /* The list on screen answers an older query and is about to be replaced: keep the
+           moves and apply them to the new list, or the selection would vanish under the reader. */
+        e.preventDefault();
+        state.move += d;
+        if (state.timer) update();
+        return;
+      }
       if (!n) return;
       e.preventDefault();
       open();
-      var d = e.key === "ArrowDown" ? 1 : -1;
       setActive(state.active < 0 ? (d > 0 ? 0 : n - 1) : (state.active + d + n) % n);
     } else if (e.key === "Enter") {
       if (busy() && input.value.trim()) {   /* the answer is on its way: open it when it comes */
