@@ -6,6 +6,8 @@ from bookkit.diagrams.draw import draw_memory_map
 from calculations import formulas, hardware, models
 
 SIZE = (6.4, 3.4)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('h100_hbm', 'qwen_weights_bf16', 'long_context', 'qwen_kv_long', 'kv_per_token')
 CONTEXT = 32768     # the chapter's long_context (a test holds them equal)
 
 

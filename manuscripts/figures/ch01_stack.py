@@ -7,6 +7,9 @@ from bookkit.diagrams.extra import clear_under_text, widen
 from calculations import formulas, hardware, kernels, models
 
 SIZE = (6.4, 4.6)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('stack_request_budget', 'stack_step_budget', 'stack_kernels', 'stack_launch_each',
+         'stack_gpu_time', 'h100_bw', 'stack_context')
 CONTEXT = 8192          # the chapter's stack_context
 PREFILL = 8192          # the chapter's stack_prefill_tokens
 BUDGET = 0.05           # the chapter's stack_budget_share

@@ -8,6 +8,9 @@ from bookkit.diagrams.extra import clear_under_text, widen
 from calculations import models
 
 SIZE = (6.4, 4.2)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('q8_L', 'q8_H', 'q8_I', 'q8_q_width', 'q8_kv_width', 'q8_group', 'q8_p_attn', 'q8_p_mlp',
+         'q8_mlp_share', 'q8_p_layer')
 
 
 def numbers(t):

@@ -10,6 +10,8 @@ from bookkit.diagrams.topology import Link, Node, Topology
 from calculations import models
 
 SIZE = (6.4, 3.3)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('mix_e', 'mix_k', 'mix_batch_small', 'mix_touched_expected')
 BATCH = 8       # the chapter's mix_batch_small
 SEED = 1        # one fixed draw (the same picture on every build) that hits 7 of 8, near the mean
 

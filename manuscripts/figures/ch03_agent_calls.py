@@ -8,6 +8,9 @@ from bookkit.diagrams.draw import fill_of
 
 SIZE = (6.4, 3.4)
 INPUTS = ("agent_calls", "agent_base", "agent_model_out", "agent_tool_out")
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('agent_calls', 'agent_base', 'agent_model_out', 'agent_tool_out', 'agent_prefill_nocache',
+         'agent_prefill_cache', 'agent_prefill_ratio', 'agent_hit_rate')
 FIRST = 4           # calls drawn before the gap; the last call is drawn after it
 
 

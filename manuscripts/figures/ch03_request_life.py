@@ -10,6 +10,8 @@ from bookkit.diagrams.draw import fill_of, text_on
 
 SIZE = (6.4, 3.3)
 INPUTS = ("prompt_tokens", "output_tokens")
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('prompt_tokens', 'output_tokens', 'batch_big', 'ttft_q', 'tpot_q', 'e2e_q')
 BATCH = 64          # the chapter's batch_big (a test holds them equal)
 SHOWN = 6           # decode steps drawn in the zoomed row
 

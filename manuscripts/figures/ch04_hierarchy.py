@@ -7,6 +7,9 @@ from bookkit.diagrams.extra import clear_under_text, widen
 from calculations import hardware, kernels
 
 SIZE = (6.4, 4.2)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('h100_sms', 'smem_per_sm', 'regs_per_sm', 'h100_smem_total', 'h100_regs_total', 'l2_bytes',
+         'h100_onchip_total', 'h100_hbm', 'h100_bw', 'hbm_over_onchip')
 # The chapter's on-chip cell states these (Hopper whitepaper and tuning guide); a test holds
 # them equal to the cell's. Shared memory per SM comes from calculations.kernels.
 REGS_PER_SM = 65536 * 4         # 64 K 32-bit registers

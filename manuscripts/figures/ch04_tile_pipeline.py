@@ -8,6 +8,8 @@ from bookkit.diagrams.extra import clear_under_text, timeline
 from calculations import kernels
 
 SIZE = (6.4, 2.9)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('tile_bytes', 'stages_fit', 'db_speedup_max')
 N = 6                      # tiles drawn: few enough to read each bar
 TILE_BYTES = 128 * 64 * 2  # the chapter's tile_bytes: one 128x64 BF16 operand tile
 

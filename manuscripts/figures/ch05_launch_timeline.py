@@ -8,6 +8,8 @@ from bookkit.diagrams.extra import clear_under_text, timeline
 from calculations import kernels, models
 
 SIZE = (6.4, 2.9)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('k_layer_fused', 'layer_k_short', 'launch_s', 'graph_node_s', 'layer_k_time')
 CONTEXT = 8192      # the chapter's launch_ctx
 
 

@@ -7,6 +7,9 @@ from bookkit.diagrams.extra import clear_under_text, draw_tiles
 from calculations import kernels, models
 
 SIZE = (6.4, 3.2)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('hidden', 'tile_m', 'tile_n', 'h100_sms', 'q1152_tiles', 'q1152_waves', 'q1152_last',
+         'q1152_eff')
 M = 1152                    # tokens: the chapter's second example
 TILE_M, TILE_N = 128, 256   # the chapter's tile_m, tile_n
 

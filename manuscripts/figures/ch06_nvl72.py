@@ -9,6 +9,9 @@ from bookkit.diagrams.topology import Link, Node
 from calculations import scaleup
 
 SIZE = (6.4, 3.6)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('nvl_devices', 'nv5_links', 'nv5_per_link', 'nv5_uni', 'ib400_uni', 'nv5_over_ib',
+         'nvl_aggregate', 'nvl_memory')
 # The rack's layout (links.json's `topology`, and the chapter's prose): 18 compute trays of 4
 # GPUs, 9 switch trays; the asserts in numbers() hold them to the domain's data.
 COMPUTE_TRAYS, GPUS_PER_TRAY, SWITCH_TRAYS = 18, 4, 9

@@ -8,6 +8,9 @@ from bookkit.diagrams.extra import timeline
 from calculations import models, scaleup
 
 SIZE = (6.4, 3.0)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('tp_n', 'llama_layers', 'allreduces_per_token', 'h100_8_read', 'h100_8_work',
+         'h100_8_comm', 'h100_8_time', 'h100_8_share')
 N, CONTEXT, SHOWN = 8, 4096, 2     # the chapter's tp_n, dec_ctx; layers drawn
 
 

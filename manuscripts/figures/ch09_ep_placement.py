@@ -9,6 +9,8 @@ from bookkit.diagrams.draw import fill_of
 
 SIZE = (6.4, 3.6)
 INPUTS = ("gpus_prefill", "skew", "red")
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('ds_experts', 'gpus_prefill', 'skew', 'red', 'eplb_own', 'hot_share', 'bal0', 'bal32')
 
 
 def assign(loads, gpus, redundant):

@@ -9,6 +9,8 @@ from calculations import distributed as D, hardware, models
 
 SIZE = (6.4, 2.5)
 INPUTS = ("prompt", "nic_gbps")
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('prompt', 'nic_gbps', 'dg_kv', 'dg_tx', 'dg_rc', 'dg_ratio', 'dg_be_gbps')
 
 
 def numbers(t):

@@ -9,6 +9,8 @@ from calculations import models, training as tr
 
 SIZE = (6.4, 2.9)
 INPUTS = ("dp_z",)          # the chapter's data-parallel degree this diagram draws
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('dp_z', 'bytes_opt', 'bytes_w', 'bytes_g', 'z0_state', 'z1_state', 'z2_state', 'z3_state')
 PARTS = ("weights", "grads", "optimizer")
 
 

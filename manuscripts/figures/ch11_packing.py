@@ -9,6 +9,8 @@ from bookkit.diagrams.extra import draw_tiles
 from calculations import queueing
 
 SIZE = (6.4, 3.4)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('gpn', 'u_frag', 'p_free', 'cluster_nodes', 'free_scattered', 'free_packed')
 GPN, U = 8, 0.5           # the chapter's gpn, u_frag
 NODES = 12                # nodes drawn (the chapter's cluster has 512)
 CLUSTER = 512             # the chapter's cluster_nodes

@@ -8,6 +8,9 @@ from bookkit.diagrams.extra import clear_under_text, timeline
 from calculations import hardware, models, queueing
 
 SIZE = (6.4, 3.4)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('ctx', 'tool_s', 'kv_ctx', 'kv_share', 'hold_gpu_s', 'xfer_s', 'off_gpu_s', 'rec_s',
+         'rec_gpu_s')
 CTX, TOOL_S = 32768, 30     # the chapter's ctx and tool_s (its what-if's default)
 
 

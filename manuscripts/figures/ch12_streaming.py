@@ -8,6 +8,10 @@ from bookkit.diagrams.extra import clear_under_text, timeline
 from calculations.edge_example import PROMPT, RTT, OUT, BIG_BATCH, example
 
 SIZE = (6.4, 2.8)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('prompt', 'out_demo', 'big_batch', 'mac_pre', 'mac_ttft', 'mac_tps', 'mac_total_demo',
+         'cloud_ttft', 'h100_b1_tps', 'h100_b64_seq_tps', 'cloud_total_b1', 'cloud_total_b64',
+         'rtt')
 
 
 def schedule():

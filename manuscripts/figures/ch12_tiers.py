@@ -10,6 +10,10 @@ from bookkit.diagrams.flow import Flow
 from calculations.edge_example import RTT, UPLINK, EDGE_BATCH, DIST_FAR, DIST_EDGE, example
 
 SIZE = (6.4, 3.6)
+# the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
+CELLS = ('mac_bw', 'mac_tps', 'mac_ttft', 'agx_bw', 'edge_batch', 'edge_tps_total', 'edge_tps_seq',
+         'h100_bw', 'h100_pre', 'cloud_ttft', 'dist_edge_km', 'dist_far_km', 'rtt_floor_edge',
+         'rtt_floor_far', 'rtt', 'uplink_slow', 'up_prompt')
 
 
 def numbers(t):
