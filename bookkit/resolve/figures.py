@@ -110,6 +110,18 @@ def load_figure_words(folder: Path) -> dict[str, FigureWords]:
     words = {}
     for key_node, value_node in root.value:
         stem, line = key_node.value, key_node.start_mark.line + 1
+        # YAML keeps the last of two equal keys without a word: a merge that leaves a figure's
+        # table twice would silently drop one. Say where both are.
+        if stem in words:
+            raise BuildError(path, line, f"`{stem}` appears twice (first at line {words[stem].line})",
+                             "keep one table per figure script")
+        seen: dict[str, int] = {}
+        for sub_key, _ in getattr(value_node, "value", ()) if value_node.id == "mapping" else ():
+            if sub_key.value in seen:
+                raise BuildError(path, sub_key.start_mark.line + 1,
+                                 f"`{stem}` has the key `{sub_key.value}` twice "
+                                 f"(first at line {seen[sub_key.value]})", "keep one")
+            seen[sub_key.value] = sub_key.start_mark.line + 1
         table = data[stem]
         if not isinstance(table, dict) or not all(
                 isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))

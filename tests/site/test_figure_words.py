@@ -80,6 +80,27 @@ def test_bad_yaml_names_its_file_and_line(tmp_path):
     assert "book-en/figures.yml:" in str(err.value)
 
 
+@pytest.mark.parametrize("text, line, says", [
+    ("bars:\n  title: A\nother:\n  x: B\nbars:\n  title: C\n", 5, "`bars` appears twice (first at line 1)"),
+    ("bars:\n  title: A\n  x: B\n  title: C\n", 4, "`bars` has the key `title` twice (first at line 2)"),
+])
+def test_a_duplicated_table_or_key_is_an_error_not_a_silent_overwrite(tmp_path, text, line, says):
+    root = _book(tmp_path)
+    (root / "book-en" / "figures.yml").write_text(text)
+    with pytest.raises(BuildError) as err:
+        figure_words("bars", [root / "book-en", root / "manuscripts"], {})
+    assert f"book-en/figures.yml:{line}" in str(err.value) and says in str(err.value)
+
+
+def test_the_books_figure_words_are_ordered_by_script(tmp_path):
+    """Kept in script order so that two changes to different chapters touch different lines."""
+    import re
+    for edition in ("manuscripts", "book-en", "book-zh-tw"):
+        text = (Path(__file__).resolve().parents[2] / edition / "figures.yml").read_text("utf-8")
+        stems = re.findall(r"^([A-Za-z0-9_]+):", text, re.M)
+        assert stems == sorted(stems), edition
+
+
 def test_an_error_in_a_script_names_the_scripts_file_and_line(tmp_path):
     root = _book(tmp_path)
     script = root / "manuscripts" / "figures" / "bars.py"
