@@ -25,17 +25,8 @@
 
   function absolute(url) { return new URL(url, document.baseURI).href; }
 
-  function loadScript(src) {
-    return new Promise(function (res, rej) {
-      var el = document.createElement("script");
-      el.src = src;
-      el.charset = "utf-8";
-      el.async = false;   /* fetched in parallel, run in this order */
-      el.onload = function () { res(); };
-      el.onerror = function () { rej(new Error("cannot load " + src)); };
-      document.head.appendChild(el);
-    });
-  }
+  /* search.js (which loads this file) shares its script loader: one copy of it */
+  var loadScript = loader.loadScript;
 
   /* ---- the worker: {search(q) -> Promise<view>, urls(q) -> Promise<[url]>} once ready */
 

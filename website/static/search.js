@@ -163,6 +163,7 @@
     saved: saved,
     source: null,
     version: QUERY,
+    loadScript: loadScript,   /* shared with search-ui.js */
     load: function () { return load(true); },
     query: function (q) { return ready.then(function () { return window.bookSearchUI.query(q); }); }
   };
