@@ -68,6 +68,7 @@ class Output(Protocol):
 OUTPUTS: dict[str, str] = {
     "site": "bookkit.render.site_output:SiteOutput",
     "search": "bookkit.render.site_output:SearchOutput",
+    "llms": "bookkit.render.llms:LlmsOutput",
     "pdf": "bookkit.render.book_output:PdfOutput",
     "epub": "bookkit.render.book_output:EpubOutput",
 }
