@@ -142,14 +142,12 @@ def book_main(kind: str, argv: list[str] | None = None) -> int:
         args.edition = spec.id
     from .processes import stop_on_signals
     stop_on_signals()   # SIGTERM stops Pandoc/XeLaTeX and leaves the previous file (processes.py)
-    try:   # the output's name reads the edition's settings: a broken edition.yml is an error
-        out = args.out or pandoc._default_out(kind, args.edition, args.chapter)
-        if args.chapter is not None and args.out is not None and \
-                out.resolve() == pandoc._default_out(kind, args.edition, None).resolve():
-            out = pandoc._default_out(kind, args.edition, args.chapter)  # never clobber the book
-    except BuildError as exc:
-        print(exc.render(), file=sys.stderr)
-        return 1
+    # The output's name is the edition's registry entry (book.yml, read above).
+    spec = editions.by_id(args.edition)
+    out = args.out or pandoc._default_out(kind, args.edition, args.chapter, spec, ROOT)
+    if args.chapter is not None and args.out is not None and \
+            out.resolve() == pandoc._default_out(kind, args.edition, None, spec, ROOT).resolve():
+        out = pandoc._default_out(kind, args.edition, args.chapter, spec, ROOT)  # never clobber
     try:
         options = {"keep_tex": args.keep_tex} if kind == "pdf" else {"check": not args.no_check}
         if args.source:     # resolved sources made earlier (or elsewhere): Pandoc only

@@ -55,3 +55,28 @@ def test_the_pipeline_and_commands_do_not_pick_renderers_one_by_one():
         assert not imported_names(module) & {"Builder", "BuildOptions"} - (
             {"Builder"} if module == "serve.py" else set()), module
     assert "WATCHED" not in (PACKAGE / "serve.py").read_text(encoding="utf-8")
+
+
+def test_resolving_for_the_checks_and_exports_builds_no_part_of_the_site():
+    """`resolve_book` (what the translation check, the PDF/EPUB and the release resolve with)
+    is the load and resolve stages only: no site renderer, minifier or search indexer made."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    code = (
+        "import gc, sys\n"
+        f"sys.path.insert(0, {str(root)!r})\n"
+        "from bookkit.build import resolve_book\n"
+        "from bookkit.render.minify import Minifier\n"
+        "from bookkit.render.search_docs import SearchIndexer\n"
+        "from bookkit.render.website import SiteRenderer\n"
+        f"resolved = resolve_book({str(root)!r}, figures=())\n"
+        "assert set(resolved.editions) == {'zh', 'en', 'zh-tw'}, resolved.editions\n"
+        "assert resolved.figures == {}\n"
+        "made = [type(o).__name__ for o in gc.get_objects()\n"
+        "        if isinstance(o, (SiteRenderer, Minifier, SearchIndexer))]\n"
+        "print(made)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=root, check=True)
+    assert result.stdout.strip() == "[]"
