@@ -27,7 +27,8 @@ from .render import outputs as registry
 from .render.search import build_search_assets
 from .render.search_docs import SearchJob
 from .render.site import SiteConfig
-from .render.website import forget_values_digests, formulas, title_text
+from .render.text import forget_values_digests, title_text
+from .render.website import formulas
 from .resolve.book import Resolver
 from .typed_numbers import typed_numbers, warning_text
 from .workers import Background, JobResult

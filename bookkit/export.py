@@ -18,7 +18,7 @@ from .model import BuildError, ResolvedBook
 from .render import outputs as registry
 from .render import pandoc_markdown
 from .resolve.book import Resolver
-from .render.website import title_text
+from .render.text import title_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -29,7 +29,7 @@ from ..cache import Cache, key_of, sha256_bytes
 from ..model import ResolvedBook, TokenMeta as M
 from .outputs import Needs, OutputContext, OutputReport
 from .pandoc_markdown import PandocWriter
-from .website import chapter_context, values_digest
+from .text import chapter_context, values_digest
 
 INDEX = "llms.txt"
 FULL = "llms-full.txt"

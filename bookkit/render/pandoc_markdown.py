@@ -20,8 +20,7 @@ from ..markdown import BOUND_RE, CAPTION_RE, matching_open
 from ..model import BuildError, ResolvedBook, TokenMeta as M
 from .whatif_region import export_note
 from . import latex_errors, pandoc_realworld
-from .html import RenderContext, bound_text, xref
-from .website import chapter_context
+from .text import RenderContext, bound_text, chapter_context, xref
 
 # Inline code spans and math, which the line substitution of `substituted_text` leaves alone.
 SEGMENT_RE = re.compile(r"(`+)(?:.+?)\1|\$\$.+?\$\$|(?<![\\$])\$(?!\s)[^$\n]+?(?<!\s)\$")
