@@ -111,9 +111,9 @@ class LlmsOutput:
         edition = resolved.editions[key]
         wanted = {f[0] for ch in edition.chapters for f in ch.outline.figures}
         cache_key = key_of(
-            "llms", self.code(), edition.labels_digest, edition.info.lang,
+            "llms", self.code(), edition.labels_digest, key, edition.info.lang,
             edition.info.spec.trusted, repr(sorted(edition.info.strings.items())),
-            [(str(ch.source.path), ch.digest, values_digest(ch.values))
+            [(ch.source.path.name, ch.digest, values_digest(ch.values))
              for ch in edition.chapters],
             sorted((list(k), v.description) for k, v in resolved.figures.items()
                    if k[0] in wanted and k[1] == edition.info.lang))
