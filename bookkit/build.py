@@ -1,11 +1,14 @@
 """The pipeline: load -> resolve (cells, numbering, figures) -> render (site, math, search) -> write.
 
 Each stage is its own piece: `bookkit.resolve.book.Resolver` (parsed chapters, cells, figures),
-`bookkit.render.website.SiteRenderer` (chapter bodies and pages), `bookkit.render.search_docs.
-SearchIndexer` (search indexes), `bookkit.write.TreeWriter` (the atomic write). Each keeps what
-it made in memory, so `--serve` rebuilds only what changed; the content-addressed cache on disk
+the site outputs of the registry `bookkit.render.outputs` (the pages, the search indexes,
+`llms.txt`, ...), `bookkit.write.TreeWriter` (the atomic write). Each keeps what it made in
+memory, so `--serve` rebuilds only what changed; the content-addressed cache on disk
 (`.cache/`) makes a cold process skip cells, figures and formulas that have not changed.
-`Builder` decides only the order, and what runs beside what on the two cores.
+`Builder` decides only the order, and what runs beside what on the two cores: the pages and
+the search indexes overlap with KaTeX and each other, every other site output runs after them.
+
+`resolve_book` is the load and resolve stages alone, for the exports and the checks.
 """
 from __future__ import annotations
 
@@ -20,11 +23,12 @@ from .links import repo_settings
 from .load import load_book, read_book_config, untranslated_warnings
 from .model import Book, BuildError, CellResults, Edition, ResolvedBook
 from .render import math as mathrender
+from .render import outputs as registry
 from .render.search import build_search_assets
-from .render.minify import Minifier
-from .render.search_docs import SearchIndexer, SearchJob
+from .render.search_docs import SearchJob
 from .render.site import SiteConfig
-from .render.website import SiteRenderer, forget_values_digests, formulas, title_text
+from .render.text import forget_values_digests, title_text
+from .render.website import formulas
 from .resolve.book import Resolver
 from .typed_numbers import typed_numbers, warning_text
 from .workers import Background, JobResult
@@ -64,8 +68,11 @@ class Builder:
                            enabled=options.use_cache, base=self.root)
         self.resolver = Resolver(self.root, self.cache, options.workers, options.cell_timeout,
                                  log=self.log)
-        self.site = SiteRenderer(self.root, Minifier(self.root, self.cache))
-        self.search = SearchIndexer(self.cache)
+        # Every output the registry writes into the site tree; the two the build schedules
+        # itself (see `build`) are reached through their stages.
+        self.outputs = registry.site_outputs(self.root, self.cache)
+        self.site = self.outputs["site"].renderer
+        self.search = self.outputs["search"].indexer
         self.writer = TreeWriter(options.out)
 
     def log(self, message: str) -> None:
@@ -146,7 +153,8 @@ class Builder:
             timings["numbering"] = time.perf_counter() - t0
             report.warnings = self.source_warnings(resolved)
             t0 = time.perf_counter()
-            self.resolver.draw_figures(resolved)
+            self.resolver.draw_figures(resolved,
+                                       registry.figure_formats(self.outputs.values()))
             self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
             timings["figures"] = time.perf_counter() - t0
             t0 = time.perf_counter()
@@ -159,7 +167,8 @@ class Builder:
                 raise BuildError(None, None, str(exc))
             timings["math wait"] = time.perf_counter() - t0
             t0 = time.perf_counter()
-            files, report.pages = self.site.render_site(resolved, site_config(book), chapters,
+            config = site_config(book)
+            files, report.pages = self.site.render_site(resolved, config, chapters,
                                                         rendered_math)
             timings["pages"] = time.perf_counter() - t0
             t0 = time.perf_counter()
@@ -177,6 +186,12 @@ class Builder:
                     files.update((resolved.editions[key].info.url_prefix + name, data)
                                  for name, data in assets.items())
             timings["search"] = time.perf_counter() - t0
+            context = registry.OutputContext(self.root, self.cache, site=config, log=self.log)
+            for name, output in self.outputs.items():
+                if name not in SCHEDULED:
+                    t0 = time.perf_counter()
+                    files.update(output.write(resolved, context).files)
+                    timings[name] = time.perf_counter() - t0
         finally:
             if indexer is not None:
                 indexer.cancel()
@@ -198,6 +213,26 @@ class Builder:
                 if not chapter.source.untranslated    # warned once, in the original
                 for typed in typed_numbers(chapter.tokens)] + untranslated_warnings(
                     resolved.book, self.root)
+
+
+#: The site outputs `Builder.build` drives stage by stage (to overlap them on two cores).
+SCHEDULED = ("site", "search")
+
+
+def resolve_book(root: Path, editions: list[str] | None = None,
+                 figures: tuple[str, ...] = (), *, strict: bool = False,
+                 outputs: list[str] | None = None, use_cache: bool = True,
+                 cache_dir: Path | None = None, workers: int = 2,
+                 cell_timeout: float = 60.0) -> ResolvedBook:
+    """Load and resolve the book, nothing else: no renderer, minifier or search indexer is
+    made. `editions`: those to load (with the original, whose cells they read; default all);
+    `figures`: the formats to draw (none: the text only, as the checks read it); `outputs`:
+    the editions the resolved book is made for (default: every loaded one)."""
+    root = Path(root).resolve()
+    cache = Cache(cache_dir or root / ".cache" / "bookkit", enabled=use_cache, base=root)
+    resolver = Resolver(root, cache, workers, cell_timeout)
+    book = load_book(root, editions, strict=strict)
+    return resolver.resolve(book, title_text, figures, outputs)
 
 
 def _text_cost(edition: Edition) -> int:

@@ -20,6 +20,7 @@ from .build import Builder
 from .load import book_dirs
 from .model import BuildError
 from .processes import Stopped
+from .render import outputs
 
 # Limits for a server that only the author's browser should use, but any page the author
 # visits can reach (DNS rebinding) and any local program can hammer: a connection idle for
@@ -35,7 +36,9 @@ MAX_PATH = 1024            # bytes of a decoded URL path; longer is a malformed 
 LOCAL_HOST_RE = re.compile(r"^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$", re.I)
 
 #: watched besides the book's folders (every edition's, from manuscripts/book.yml)
-WATCHED = ("website/templates", "website/static", "calculations")
+# What the resolve stage reads besides the book's folders; the outputs' own inputs (templates,
+# static files) come from the output registry.
+RESOLVE_INPUTS = ("calculations",)
 # The live-reload client. After a rebuild that changed only chapter text (the server says
 # "full" otherwise), the open page fetches itself and swaps in just the blocks of <main> that
 # differ from the page it was built from: no reload, so the scroll position, the theme,
@@ -324,7 +327,8 @@ def serve(builder: Builder, port: int) -> int:
             folders = book_dirs(builder.root)
         except BuildError:
             folders = ["manuscripts"]
-        paths = [str(builder.root / p) for p in (*folders, *WATCHED)
+        paths = [str(builder.root / p) for p in (*folders, *RESOLVE_INPUTS,
+                                                 *outputs.watched("site"))
                  if (builder.root / p).exists()]
         for changes in watch(*paths, debounce=30, step=10,
                              watch_filter=lambda _c, p: not p.endswith((".pyc", "~", ".swp"))

@@ -117,12 +117,10 @@ def _jsonable(value):
 
 def compute_numbers(root: Path = ROOT) -> dict[str, object]:
     """Every bound value of the book: {"<chapter-slug>/<name>": value}, sorted by key."""
-    from bookkit.build import BuildOptions, Builder
-    from bookkit.load import load_book
+    from bookkit.build import resolve_book
 
-    book = load_book(root)
-    builder = Builder(BuildOptions(root=root, out=root / "build" / "site", quiet=True))
-    cells = builder.resolve(book, figures=()).cells   # the numbers only: no figure drawn
+    resolved = resolve_book(root, figures=())   # the numbers only: no figure drawn, no renderer
+    book, cells = resolved.book, resolved.cells
     slugs = {ch.number: ch.slug for ch in book.original.chapters}
     numbers = {}
     for number, result in cells.items():

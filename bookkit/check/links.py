@@ -23,6 +23,8 @@ the heading (or footnote) the problem follows, and have these kinds:
 ``sitemap-missing``  a page (other than ``404.html`` and ``noindex`` pages) not in ``sitemap.xml``
 ``sitemap-dead``     a sitemap entry that is not a page of the site
 ``search-index``     a search entry whose page or anchor does not exist; an unreadable index
+``missing-output``   an edition root without a file a registered site output puts in the
+                     others (``bookkit.render.outputs``, e.g. ``llms.txt``)
 ``footnote``         footnote references and back-references that do not pair up
 ``external``         (info, ``--list-external``) an external link, with the pages using it
 ``external-broken``  (``--external``) an external link that answers 4xx/5xx (error) or cannot be
@@ -433,6 +435,25 @@ class SiteChecker:
         roots += sorted(d for d in self.dirs if d and "/" not in d and f"{d}/index.html" in self.files)
         return roots
 
+    def check_outputs(self) -> list[Finding]:
+        """Every edition root holds the files each registered site output puts there (its
+        `files`), so a new output is checked without a change here. A file no root holds is
+        not asked for: the site was built without that output (an older build, a fixture).
+        The search index has its own, stricter check (`check_search`)."""
+        from bookkit.render import outputs
+
+        out: list[Finding] = []
+        roots = self.edition_roots()
+        for name in outputs.names("site"):
+            for file in outputs.output_class(name).files:
+                there = [r for r in roots if posixpath.join(r, file) in self.files]
+                for root in roots if there else ():
+                    rel = posixpath.join(root, file)
+                    if rel not in self.files:
+                        out.append(Finding("missing-output", rel, f"edition root {root or '/'} has "
+                                           f"no {file} (the {name} output)", ERROR, 1))
+        return out
+
     def check_search(self) -> list[Finding]:
         from bookkit.render.search import ASSET_NAME, expand, index_payload, load_payload
 
@@ -479,7 +500,8 @@ class SiteChecker:
         return found
 
     def run(self) -> list[Finding]:
-        return self.check_pages() + self.check_alternates() + self.check_sitemap() + self.check_search()
+        return (self.check_pages() + self.check_alternates() + self.check_sitemap()
+                + self.check_outputs() + self.check_search())
 
 
 def check_site(site: Path, site_url: str) -> list[Finding]:

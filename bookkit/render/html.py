@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
@@ -21,14 +20,14 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from ..locale.numbers import format_value, parse_spec
-from ..markdown import BOUND_RE, div_name, matching_open, parser
-from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
-                     TokenMeta as M, label_text)
+from ..markdown import div_name, matching_open, parser
+from ..model import FigureImage, TokenMeta as M
 from ..images import resolve_site_image
 from ..links import LinkError, repo_link
-from .mathtext import tex_to_text
 from .whatif_region import Slot, open_html
+# What every output reads from a resolved chapter lives in `text.py`; the site's renderer
+# uses it like the others.
+from .text import RenderContext, bound_text, math_source, plain_inline, xref
 
 FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -42,73 +41,6 @@ def highlighted(lang: str, code: str) -> str:
     return highlight(code, get_lexer_by_name(lang), FORMATTER)
 
 
-@dataclass
-class RenderContext:
-    chapter: ChapterSource
-    edition: EditionInfo
-    labels: dict[str, Label]
-    values: dict[str, BoundValue]
-    math: dict | None   # None: leave a slot per formula, filled later by `fill_math`
-    figures: dict[tuple[str, str], FigureImage]
-    figure_sizes: dict[tuple[str, str], tuple[int, int]]
-    errors: list[BuildError] = field(default_factory=list)
-    chapter_files: dict[str, str] = field(default_factory=dict)   # "03-x.md" -> "workloads"
-    assets: dict[str, Path] = field(default_factory=dict)          # site path -> source image
-    math_slots: list[tuple[str, bool, Token]] = field(default_factory=list)
-    # What-if scenarios of the chapter (name -> Scenario) and, per region, the bound numbers
-    # and formulas in render order (`whatif_region.Slot`, read by `whatif.chapter_data`).
-    whatif: dict | None = None
-    whatif_slots: dict = field(default_factory=dict)
-    # this chapter's diagrams drawn again per what-if combination:
-    # (figure id, lang) -> [(scenario, combination, variant figure id)]
-    figure_variants: dict = field(default_factory=dict)
-
-    def fail(self, tok: Token | None, message: str, hint: str = "") -> None:
-        line = tok.map[0] + 1 if tok is not None and tok.map else None
-        self.errors.append(BuildError(self.chapter.path, line, message, hint))
-
-
-def bound_text(ctx: RenderContext, name: str, spec_text: str, tok: Token | None,
-               latex: bool = False) -> tuple[str, BoundValue | None]:
-    if not name:
-        ctx.fail(tok, f"`{spec_text}` is not a bound reference",
-                 "write {{ name }} or {{ name | spec }}; compute expressions in a calc cell")
-        return "??", None
-    bound = ctx.values.get(name)
-    if bound is None:
-        ctx.fail(tok, f"unknown name `{name}` in {{{{ {name} }}}}",
-                 "define it in a calc cell of the original chapter (manuscripts/)")
-        return "??", None
-    if spec_text.strip() == "phrase":
-        return phrase_text(ctx, bound, tok), bound
-    try:
-        spec = parse_spec(spec_text)
-        if isinstance(bound.value, str):
-            return bound.value, bound
-        return format_value(bound.value, spec, ctx.edition.spec.number_lang, latex=latex), bound
-    except ValueError as exc:
-        ctx.fail(tok, f"bad format for `{name}`: {exc}")
-        return "??", bound
-
-
-def phrase_text(ctx: RenderContext, bound: BoundValue, tok: Token | None) -> str:
-    """`{{ name | phrase }}`: the cell computes a key ("memory-bound"), each edition words it
-    (edition.yml, `strings: phrases:`), so a conclusion follows the numbers it rests on."""
-    phrases = ctx.edition.strings.get("phrases") or {}
-    text = phrases.get(str(bound.value))
-    if text is None:
-        ctx.fail(tok, f"no phrase `{bound.value}` (the value of `{bound.name}`) in "
-                      f"{ctx.edition.folder.name}/edition.yml",
-                 f"add `{bound.value}: …` under strings: phrases:")
-        return "??"
-    return str(text)
-
-
-def substitute_in_math(ctx: RenderContext, tex: str, tok: Token | None) -> str:
-    return BOUND_RE.sub(lambda m: bound_text(ctx, m.group(1), m.group(2) or "", tok,
-                                             latex=True)[0], tex)
-
-
 def whatif_slot(env: dict, kind: str, tok: Token, **extra) -> str:
     """Inside a what-if region: record the number or formula and give it its index."""
     name = env.get("whatif")
@@ -119,18 +51,6 @@ def whatif_slot(env: dict, kind: str, tok: Token, **extra) -> str:
     slots.append(Slot(kind, tok, meta.get("name", ""), meta.get("invalid") or meta.get("spec", ""),
                       **extra))
     return f' data-wi="{len(slots) - 1}"'
-
-
-def xref(ctx: RenderContext, ident: str, tok: Token | None) -> tuple[str, str]:
-    """(href, text) for a cross-reference, or report an unknown label."""
-    label = ctx.labels.get(ident)
-    if label is None:
-        ctx.fail(tok, f"unknown label `@{ident}`",
-                 "check the spelling; IDs are written {#" + ident + "} where they are defined")
-        return "#", "@" + ident
-    page = "" if label.slug == ctx.chapter.slug else f"{label.slug}.html"
-    href = f"{page}#{label.id}" if label.kind != "chapter" else (page or "#" + label.id)
-    return href, label_text(label, ctx.edition.strings)
 
 
 class BookRenderer(RendererHTML):
@@ -443,40 +363,6 @@ def local_image(ctx: RenderContext, src: str) -> Path | None:
         if candidate.is_file():
             return candidate
     return None
-
-
-def math_source(ctx: RenderContext, tok: Token, tag: str | None = None) -> str:
-    tex = substitute_in_math(ctx, tok.content.strip(), tok)
-    if tag:
-        tex += f" \\tag{{{tag}}}"
-    return tex
-
-
-def plain_inline(children: list[Token], ctx: RenderContext | None = None) -> str:
-    """Plain text of inline tokens as a reader sees it: bound numbers formatted, references as
-    their labels (for alt text, search documents and descriptions)."""
-    out = []
-    for child in children:
-        if child.type in ("text", "code_inline"):
-            out.append(child.content)
-        elif child.type in ("math_inline", "math_inline_double"):
-            # as a reader sees the formula, not its TeX source (search snippets, alt text)
-            out.append(tex_to_text(BOUND_RE.sub(lambda m: bound_text(ctx, m.group(1), m.group(2) or "",
-                                                                     child)[0], child.content)
-                                   if ctx else child.content))
-        elif child.type == "bound_value":
-            out.append(bound_text(ctx, child.meta["name"], child.meta.get("invalid") or
-                                  child.meta["spec"], child)[0] if ctx else child.content)
-        elif child.type == "xref":
-            label = ctx.labels.get(child.meta["id"]) if ctx else None
-            out.append(xref(ctx, child.meta["id"], child)[1] if label else "")
-        elif child.type == "image":
-            out.append(plain_inline(child.children or [], ctx))
-        elif child.type in ("softbreak", "hardbreak"):
-            out.append(" ")
-        elif child.children:
-            out.append(plain_inline(child.children, ctx))
-    return "".join(out).strip()
 
 
 def collect_math(tokens: list[Token], ctx: RenderContext, out: set) -> None:

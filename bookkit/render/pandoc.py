@@ -629,11 +629,13 @@ def _version_strings(meta: dict) -> tuple[str, str]:
 
 
 def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str | None = None,
-              keep_tex: Path | None = None, log=print) -> BuildResult:
+              keep_tex: Path | None = None, log=print, info=None) -> BuildResult:
+    """`info`: the edition's `EditionInfo` as the caller loaded it (the PDF output passes the
+    resolved book's); without it, read from the registry of the book this package is in."""
     t0 = time.monotonic()
     source = load_source(src)
     edition = edition or str(source.meta["edition"])
-    ed = edition_info(edition, source.metadata_file)
+    ed = info or edition_info(edition, source.metadata_file)
     files = select_chapters(source, chapter)
     fs = _fonts.fontset_for(edition)
     try:
@@ -791,11 +793,12 @@ def normalize_zip(path: Path, epoch: int) -> None:
 
 
 def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str | None = None,
-               check: bool = True, log=print) -> BuildResult:
+               check: bool = True, log=print, info=None) -> BuildResult:
+    """`info`: as for `build_pdf`."""
     t0 = time.monotonic()
     source = load_source(src)
     edition = edition or str(source.meta["edition"])
-    spec = edition_info(edition, source.metadata_file).spec   # a known edition
+    spec = (info or edition_info(edition, source.metadata_file)).spec   # a known edition
     files = select_chapters(source, chapter)
     epoch = _epoch(source.meta)
     with tempfile.TemporaryDirectory(prefix="bookkit-epub-") as tmpdir:
@@ -824,10 +827,12 @@ def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str
     return BuildResult(Path(out), time.monotonic() - t0)
 
 
-def _default_out(kind: str, edition: str, chapter: int | None) -> Path:
-    """The edition's book file; with `chapter`, a `-chNN` file next to it."""
-    spec = edition_info(edition).spec
-    base = REPO / spec.out / (spec.pdf_name if kind == "pdf" else spec.epub_name)
+def _default_out(kind: str, edition: str, chapter: int | None, spec=None,
+                 root: Path = REPO) -> Path:
+    """The edition's book file; with `chapter`, a `-chNN` file next to it. `spec`: the
+    edition's registry entry as the caller loaded it (else read from `root`'s book.yml)."""
+    spec = spec or edition_info(edition).spec
+    base = root / spec.out / (spec.pdf_name if kind == "pdf" else spec.epub_name)
     if chapter is not None:
         base = base.with_name(f"{base.stem}-ch{chapter:02d}{base.suffix}")
     return base

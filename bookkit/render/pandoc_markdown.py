@@ -20,8 +20,7 @@ from ..markdown import BOUND_RE, CAPTION_RE, matching_open
 from ..model import BuildError, ResolvedBook, TokenMeta as M
 from .whatif_region import export_note
 from . import latex_errors, pandoc_realworld
-from .html import RenderContext, bound_text, xref
-from .website import chapter_context
+from .text import RenderContext, bound_text, chapter_context, xref
 
 # Inline code spans and math, which the line substitution of `substituted_text` leaves alone.
 SEGMENT_RE = re.compile(r"(`+)(?:.+?)\1|\$\$.+?\$\$|(?<![\\$])\$(?!\s)[^$\n]+?(?<!\s)\$")
@@ -307,7 +306,7 @@ class PandocWriter:
             elif kind == "bound_value":
                 text, _ = bound_text(self.ctx, tok.meta["name"],
                                      tok.meta.get("invalid") or tok.meta["spec"], tok)
-                out.append(escape(text))
+                out.append(self.bound(text))
             elif kind == "math_inline":
                 # Pandoc reads `$ x $` (space inside) as text; the site shows it as math.
                 out.append(f"${self.math(tok.content, tok).strip()}$")
@@ -316,7 +315,7 @@ class PandocWriter:
             elif kind == "xref":
                 href, label = xref(self.ctx, tok.meta["id"], tok)
                 anchor = href[href.index("#"):] if "#" in href else f"#{tok.meta['id']}"
-                out.append(f"[{escape(label)}]({anchor})")
+                out.append(self.reference(label, anchor))
             elif kind == "code_inline":
                 fence = tok.markup or "`"
                 pad = " " if tok.content.startswith("`") or tok.content.endswith("`") else ""
@@ -351,6 +350,14 @@ class PandocWriter:
             else:
                 out.append(escape(tok.content))
         return "".join(out)
+
+    def bound(self, text: str) -> str:
+        """A bound number's formatted text as written into the prose."""
+        return escape(text)
+
+    def reference(self, label: str, anchor: str) -> str:
+        """A cross-reference: a link to the anchor in the one Pandoc document."""
+        return f"[{escape(label)}]({anchor})"
 
     def html(self, text: str) -> str:
         """Raw HTML as written; a translation's comments dropped (its reader takes no raw HTML,

@@ -11,9 +11,8 @@ from pathlib import Path
 
 from ..cache import Cache, key_of, sha256_bytes
 from ..model import ResolvedBook, ResolvedChapter, ResolvedEdition, TokenMeta
-from .html import plain_inline
+from .text import chapter_context, plain_inline, values_digest
 from .search import SearchDoc, Synonyms, build_search_assets
-from .website import chapter_context, values_digest
 
 
 @dataclass

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..model import (BuildError, ChapterSource, EditionInfo, ResolvedBook, ResolvedChapter,
-                     ResolvedEdition)
+from ..model import BuildError, ResolvedBook, ResolvedChapter, ResolvedEdition
 from . import whatif
 from .minify import SUFFIXES as minify_suffixes
-from .html import RenderContext, collect_math, fill_math, plain_inline, render_chapter
+from .html import RenderContext, collect_math, fill_math, render_chapter
+from .text import chapter_context, values_digest
 from .site import (SiteConfig, asset_version, environment, render_pages, sitemap,
                    templates_version)
 
@@ -24,43 +24,6 @@ STATIC_FROM_NODE = {
     "lunr.min.js": "lunr/lunr.min.js",   # search-engine.js builds and queries the index with it
     "katex/katex.min.css": "katex/dist/katex.min.css",
 }
-_VALUES_DIGESTS: dict[int, tuple[dict, str]] = {}   # id -> (values, digest), per build
-
-
-def values_digest(values: dict) -> str:
-    """The digest of a chapter's cell values, once per values dict: the three editions'
-    chapters, their bodies and their search documents share one dict, and its repr (every
-    bound value with its provenance) was most of a `--serve` rebuild's bookkeeping."""
-    known = _VALUES_DIGESTS.get(id(values))
-    if known is None or known[0] is not values:
-        known = _VALUES_DIGESTS[id(values)] = (values, _digest(sorted(values.items())))
-    return known[1]
-
-
-def forget_values_digests() -> None:
-    """At the start of a build: its cell values are new objects."""
-    _VALUES_DIGESTS.clear()
-
-
-def chapter_context(resolved: ResolvedBook, edition: ResolvedEdition,
-                    chapter: ResolvedChapter, math: dict | None = None) -> RenderContext:
-    """How a renderer sees one chapter: its edition's strings and labels, its values, figures."""
-    return RenderContext(chapter=chapter.source, edition=edition.info, labels=edition.labels,
-                         values=chapter.values, math=math, figures=resolved.figures,
-                         figure_sizes=resolved.figure_sizes,
-                         chapter_files=resolved.chapter_files, whatif=chapter.scenarios,
-                         figure_variants={k: v for k, v in resolved.figure_variants.items()
-                                          if k[0] in {f[0] for f in chapter.outline.figures}})
-
-
-def title_text(chapter: ChapterSource, info: EditionInfo, labels: dict, values: dict):
-    """Plain titles for numbering (see `bookkit.resolve.book.TitleText`): bound numbers as
-    readers see them, so `{{ n }}K 上下文` reads `128K 上下文` in the TOC too."""
-    ctx = RenderContext(chapter=chapter, edition=info, labels=labels, values=values, math={},
-                        figures={}, figure_sizes={})
-    return lambda tok: plain_inline(tok.children or [], ctx)
-
-
 def formulas(resolved: ResolvedBook, edition: ResolvedEdition,
              chapter: ResolvedChapter) -> set[tuple[str, bool]]:
     """Every (tex, display) the chapter shows, bound numbers substituted: what KaTeX renders."""

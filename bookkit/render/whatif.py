@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from ..markdown import BOUND_RE, region_tokens
 from ..model import BuildError, Scenario
-from .html import bound_text, math_source
+from .text import bound_text, math_source
 from .whatif_region import DATA_VERSION_SLOT, Slot
 
 BUDGET_GZ = 30 * 1024      # a chapter's what-if data, gzipped, per edition

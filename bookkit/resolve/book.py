@@ -184,11 +184,13 @@ class Resolver:
         resolved.figure_sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
 
     def resolve(self, book: Book, title_text: TitleText,
-                figures: tuple[str, ...] = ("svg", "pdf")) -> ResolvedBook:
+                figures: tuple[str, ...] = ("svg", "pdf"),
+                outputs: list[str] | None = None) -> ResolvedBook:
         """The whole stage: cells, every loaded edition numbered, and the figures in `figures`
-        formats (none: the text only, as the translation check reads it)."""
+        formats (none: the text only, as the translation check reads it); outputs are made
+        for `outputs` (default: every loaded edition)."""
         cells = self.run_cells(book)
-        resolved = self.start(book, cells)
+        resolved = self.start(book, cells, outputs)
         for key in book.editions:
             resolved.editions[key] = self.number_edition(book, key, cells, title_text)
         if figures:

@@ -14,6 +14,17 @@ PACKAGE = Path(__file__).resolve().parents[2] / "bookkit"
 # `images.py`, `links.py`, `typed_numbers.py`) or from the types in `bookkit/model.py`.
 KNOWN_RENDER_TO_RESOLVE: set[tuple[str, str]] = set()
 KNOWN_RESOLVE_TO_RENDER: set[tuple[str, str]] = set()
+# The checks read built files, not renderers; the site check still asks the output registry
+# which files each output puts in an edition root, and rebuilds the search index with the
+# renderer's lunr port (to move below both: a stage-free module of the index format).
+KNOWN_CHECK_TO_RENDER = {("bookkit.check.links", "bookkit.render.outputs"),
+                         ("bookkit.check.links", "bookkit.render.search")}
+# Outputs take the book's configuration from the resolved book; these two still read the
+# registry from the package's own path: `pandoc.edition_info` when `build_pdf`/`build_epub`
+# are called on a source folder without the edition (`--source`, the Pandoc tests), and
+# `fonts.fontset_for` (the fonts become part of the language record).
+KNOWN_RENDER_TO_LOAD = {("bookkit.render.fonts", "bookkit.load"),
+                        ("bookkit.render.pandoc", "bookkit.load")}
 
 
 def module_name(path: Path) -> str:
@@ -27,7 +38,8 @@ def checked_graph() -> dict[str, set[str]]:
     """The graph without the known exceptions (each must still exist: a fixed one is removed
     from the list)."""
     graph = import_graph()
-    for module, dep in KNOWN_RENDER_TO_RESOLVE | KNOWN_RESOLVE_TO_RENDER:
+    for module, dep in (KNOWN_RENDER_TO_RESOLVE | KNOWN_RESOLVE_TO_RENDER
+                        | KNOWN_CHECK_TO_RENDER | KNOWN_RENDER_TO_LOAD):
         assert dep in graph[module], f"{module} -> {dep} is gone: remove it from the list"
         graph[module].discard(dep)
     return graph
@@ -128,3 +140,32 @@ def test_outputs_do_not_import_the_resolve_stage_or_the_pipeline():
                  if module.startswith("bookkit.render") for dep in deps
                  if dep.startswith(forbidden))
     assert bad == []
+
+
+def test_checks_do_not_import_renderers():
+    graph = checked_graph()
+    bad = sorted((module, dep) for module, deps in graph.items()
+                 if module.startswith("bookkit.check") for dep in deps
+                 if dep.startswith("bookkit.render"))
+    assert bad == []
+
+
+def test_outputs_do_not_read_the_configuration_again():
+    graph = checked_graph()
+    bad = sorted((module, dep) for module, deps in graph.items()
+                 if module.startswith("bookkit.render") for dep in deps
+                 if dep == "bookkit.load")
+    assert bad == []
+
+
+def test_only_the_site_imports_the_sites_renderer():
+    """What every output needs (bound values, labels, plain titles, the chapter's context) is
+    in `bookkit.render.text`: search, what-if, Pandoc and llms.txt do not import the HTML
+    renderer (`html.py`) or the site's pages (`website.py`)."""
+    graph = import_graph()
+    site = {"bookkit.render.website", "bookkit.render.html", "bookkit.render.site_output"}
+    bad = sorted((module, dep) for module, deps in graph.items()
+                 if module.startswith("bookkit.render") and module not in site
+                 for dep in deps if dep in ("bookkit.render.html", "bookkit.render.website"))
+    assert bad == []
+    assert "bookkit.render.html" not in graph["bookkit.render.text"]
