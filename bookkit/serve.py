@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 from .build import Builder
 from .load import book_dirs
-from .model import BuildError
+from .model import CONFIG_DIR, BuildError
 from .processes import Stopped
 
 # Limits for a server that only the author's browser should use, but any page the author
@@ -323,7 +323,7 @@ def serve(builder: Builder, port: int) -> int:
         try:
             folders = book_dirs(builder.root)
         except BuildError:
-            folders = ["manuscripts"]
+            folders = [CONFIG_DIR]
         paths = [str(builder.root / p) for p in (*folders, *WATCHED)
                  if (builder.root / p).exists()]
         for changes in watch(*paths, debounce=30, step=10,

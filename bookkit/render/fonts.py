@@ -58,21 +58,16 @@ class FontSet:
                 "mono": (self.mono, self.cjk_mono)}[role]
 
 
-#: the Noto CJK region per language: Simplified (SC) or Traditional (TC) glyph forms. An edition
-#: of another language uses its fallback's (manuscripts/book.yml).
-CJK_REGIONS = {"zh-Hans": "SC", "zh-Hant": "TC", "en": "SC"}
-
-
 def fontset_for(edition: str) -> FontSet:
-    """The fonts of an edition: DejaVu for Latin (full coverage), Noto CJK SC or TC for CJK.
+    """The fonts of an edition: DejaVu for Latin (full coverage), Noto CJK for CJK in the
+    region (glyph forms: SC, TC, JP) its language record names (bookkit/locale/languages.py).
 
     The English edition loads the SC fonts for any stray CJK.
     """
     from bookkit.load import load_registry
 
     registry = load_registry(Path(__file__).resolve().parents[2])
-    region = CJK_REGIONS[registry.inherit(edition, CJK_REGIONS, "PDF fonts (CJK_REGIONS in "
-                                                                "bookkit/render/fonts.py)")]
+    region = registry.by_id(edition).language.cjk_region
     # Chinese editions: Latin in the body font's own Latin glyphs. Noto Serif CJK carries a
     # proportional Latin (Source Serif's design) drawn to match its Han; DejaVu Serif beside
     # it was visibly heavier and wider (vertical stems ~0.090 em against 0.083 em, a much

@@ -28,7 +28,7 @@ def _root(ctx) -> Path:
 def _image_target(ctx, tok: Token | None, src: str) -> str:
     """Register a local image for the export and return the path the Markdown should name."""
     try:
-        source = images.source_path(ctx.chapter.path, src)
+        source = images.source_path(ctx.chapter.path, src, ctx.edition.spec.original_dir)
         images.pandoc_files(_root(ctx), source, images.pandoc_name(src))   # fails early
     except (images.ImageError, OSError) as exc:
         ctx.fail(tok, str(exc))
