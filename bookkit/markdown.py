@@ -29,7 +29,14 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from .model import TokenMeta
 from .typed_numbers import strip_typed_numbers
 
+# The bound-number grammar, defined once for the parser, the renderers and the checks:
+# `{{ name }}` or `{{ name | spec }}`, and `{{ name \| spec }}` in a table cell (the pipe
+# escaped so the table keeps its columns). A name is an identifier without dots: only a name a
+# calculation cell assigned can be bound. BOUND_SPAN_RE is the extent of any `{{ … }}`, valid or
+# not: the parser turns an invalid one (`{{ m.attr }}`, `{{ 1 / x }}`) into an error token, and
+# the checks leave it out of the prose as they do a valid one.
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
+BOUND_SPAN_RE = re.compile(r"\{\{.*?\}\}", re.S)
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
 HEADING_ATTRS_RE = re.compile(r"\s*\{((?:\s*(?:[#.][A-Za-z0-9_:.-]+|-(?=[\s}])))+)\s*\}\s*$")
 CAPTION_RE = re.compile(r"^:\s+(.*?)(?:\s*\{#(tbl-[A-Za-z0-9_-]+)\})?\s*$", re.S)
@@ -44,14 +51,14 @@ def _bound_value_rule(state: StateInline, silent: bool) -> bool:
     if not match:
         # `{{ 1 / x }}` or `{{ m.attr }}`: only names can be bound; say so instead of
         # printing the braces into the page.
-        end = state.src.find("}}", state.pos + 2)
-        if end < 0:
+        span = BOUND_SPAN_RE.match(state.src, state.pos)
+        if not span:
             return False
         if not silent:
             token = state.push("bound_value", "span", 0)
-            token.meta = {"name": "", "spec": "", "invalid": state.src[state.pos:end + 2]}
-            token.content = state.src[state.pos:end + 2]
-        state.pos = end + 2
+            token.meta = {"name": "", "spec": "", "invalid": span.group(0)}
+            token.content = span.group(0)
+        state.pos = span.end()
         return True
     if not silent:
         token = state.push("bound_value", "span", 0)

@@ -14,8 +14,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-#: spans whose text is not prose: inline code, math, bound references, link targets, URLs
-_NOT_PROSE = re.compile(r"`[^`]*`|\$\$?[^$]*\$\$?|\{\{[^}]*\}\}|\]\([^)]*\)|https?://\S+|\{#[^}]*\}")
+from ..markdown import BOUND_SPAN_RE
+
+#: spans whose text is not prose: inline code, math, bound references (the parser's grammar),
+#: link targets, URLs
+_NOT_PROSE = re.compile(r"`[^`]*`|\$\$?[^$]*\$\$?|" + BOUND_SPAN_RE.pattern
+                        + r"|\]\([^)]*\)|https?://\S+|\{#[^}]*\}")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
