@@ -87,11 +87,6 @@ def copy_images(ctx, out_dir: Path) -> None:
             shutil.copyfile(data, out_dir / "figures" / file)
 
 
-def line_token(index: int) -> Token:
-    """A stand-in token carrying a line (0-based index) so errors on plain lines name it."""
-    return Token("text", "", 0, map=[index, index + 1])
-
-
 def write_sourcemap(out_dir: Path, maps: dict[str, tuple[Path, list[int]]]) -> None:
     """{exported file: {"source": the author's file, "lines": its line for each exported line}}
     (read by `bookkit.render.latex_errors`)."""
