@@ -10,8 +10,13 @@ its URL folder (`""`: the site root). Optional: `fallback` (an edition whose int
 figure texts, number conventions and fonts this one inherits where it has none of its own),
 `name` (the language's own name in the switcher; default the tag in capitals), `locale`
 (`og:locale`; default from the tag's region, else the fallback's), `out` (the folder of its PDF
-and EPUB; default `dir`). Everything that lists editions (CLI choices, output names, tables keyed
-by language, watchers, checks) asks this registry, so a new edition is a folder and one line.
+and EPUB; default `dir`). Everything that lists editions (CLI choices, output names, watchers,
+checks) asks this registry, so a new edition is a folder and one line. The first entry is the
+original: its `dir` and `lang` are the original's folder and language.
+
+Each edition carries the record of its language (`bookkit/locale/languages.py`: fonts, number
+conventions, search tokeniser, CJK typography), found here once: its own tag's, else the
+nearest fallback's. An edition whose chain has no record is an error at its line.
 """
 from __future__ import annotations
 
@@ -21,15 +26,16 @@ from pathlib import Path
 import yaml
 
 # The types live in model.py with the other types passed between stages; here for callers.
-from .model import BOOK_CONFIG, CJK_LANGUAGES, BuildError, EditionSpec, Registry
+from .locale import languages
+from .model import BOOK_CONFIG, BuildError, EditionSpec, Registry
 
-__all__ = ["BOOK_CONFIG", "CJK_LANGUAGES", "EditionSpec", "Registry", "parse_registry"]
+__all__ = ["BOOK_CONFIG", "EditionSpec", "Registry", "parse_registry"]
 REQUIRED_FIELDS = ("id", "dir", "lang", "path")
 OPTIONAL_FIELDS = ("fallback", "name", "locale", "out")
 DEFAULT_FILE_STEM = "AI-Infra-Book"
 _ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 # BCP 47 as this book uses it: language, then optional script (4 letters) and region. By hand
-# (as CJK_LANGUAGES below): the pinned dependencies have no locale library, and these few
+# (as the language records' lookup): the pinned dependencies have no locale library, and these few
 # subtags are all the build reads from a tag.
 _LANG_RE = re.compile(r"^([a-zA-Z]{2,3})(?:-([A-Z][a-z]{3}))?(?:-([A-Z]{2}|[0-9]{3}))?$")
 _memo: dict = {}   # the last registry read, with the text it was read from
@@ -125,33 +131,25 @@ def _parse(root: Path, path: Path, text: str) -> Registry:
                                  "a fallback chain must end at an edition without fallback")
             chain.append(cur)
         chains[f["id"]] = chain
-    from .locale.numbers import LANGS as NUMBER_LANGS
     specs = []
     for index, (line, f) in enumerate(entries):
         chain = chains[f["id"]]
         langs = tuple(dict.fromkeys(c["lang"] for c in chain))
-        number_lang = next((_number_lang(lang) for lang in langs if _number_lang(lang)), None)
-        if number_lang is None:   # fail here, not in the middle of a build
-            raise BuildError(path, line, f"edition `{f['id']}` (lang {f['lang']}) has no number "
-                             "conventions", "give it a `fallback` whose conventions it uses, or "
-                             "add them to bookkit/locale/numbers.py (known: "
-                             + ", ".join(NUMBER_LANGS) + ")")
+        language = next((r for r in map(languages.find, langs) if r is not None), None)
+        if language is None:   # fail here, not in the middle of a build
+            raise BuildError(path, line, f"edition `{f['id']}` (lang {f['lang']}) has no language "
+                             "record: no number conventions, fonts or search tokeniser",
+                             "give it a `fallback` whose language it may borrow, or add a record "
+                             "for it to bookkit/locale/languages.py (known: "
+                             + ", ".join(languages.LANGUAGES) + ")")
         specs.append(EditionSpec(
             id=f["id"], dir=f["dir"], lang=f["lang"], path=f["path"],
             fallback=f.get("fallback") or None, name=f.get("name") or f["lang"].upper(),
             locale=_locale(chain), out=f.get("out") or f["dir"],
             file_stem=stem if index == 0 else f"{stem}-{f['id'].upper()}",
-            is_original=index == 0, langs=langs, number_lang=number_lang, line=line))
+            is_original=index == 0, langs=langs, language=language, original_dir=first["dir"],
+            line=line))
     return Registry(editions=tuple(specs), config=path)
-
-
-def _number_lang(lang: str) -> str | None:
-    """The number conventions of `lang` (with the aliases locale/numbers.py knows), if any."""
-    from .locale.numbers import normalize_lang
-    try:
-        return normalize_lang(lang)
-    except ValueError:
-        return None
 
 
 def _locale(chain: list[dict]) -> str:

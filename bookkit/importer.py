@@ -25,11 +25,11 @@ from pathlib import Path
 
 import yaml
 
-from .model import BOOK_CONFIG, BuildError
+from .locale.languages import canonical_tag
+from .model import BOOK_CONFIG, CONFIG_DIR, BuildError
 
-ORIGINAL_DIR = "manuscripts"
-# A translation folder's id -> its BCP 47 tag, where the id alone is not one.
-LANGS = {"zh-tw": "zh-Hant", "zh-hk": "zh-Hant", "zh-cn": "zh-Hans", "zh": "zh-Hans"}
+# The imported original goes where the config is read from (book.yml's folder).
+ORIGINAL_DIR = CONFIG_DIR
 _PREFACE_RE = re.compile(r"preface|foreword|前言|序", re.I)
 _NUMBER_RE = re.compile(r"(\d+)")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
@@ -147,14 +147,15 @@ def read_layout(source: Path) -> ImportedBook:
     folders = sorted(p for p in root.glob("book-*") if p.is_dir() and any(p.glob("*.md")))
     lang = str((config.get("theme") or {}).get("language") or "") if isinstance(
         config.get("theme"), dict) else ""
-    lang = LANGS.get(lang.lower(), lang) or _lang_of([
+    # a language's alias (zh-tw, zh-cn) as its record's tag (zh-Hant, zh-Hans)
+    lang = (canonical_tag(lang) if lang else "") or _lang_of([
         (original / f).read_text(encoding="utf-8") for f in files])
     original_id = lang.split("-")[0].lower()
     editions = [{"id": original_id, "dir": ORIGINAL_DIR, "lang": lang, "path": ""}]
     by_edition: dict[str, dict[int, str]] = {}
     for folder in folders:
         ident = folder.name[len("book-"):].lower()
-        entry = {"id": ident, "dir": folder.name, "lang": LANGS.get(ident, ident), "path": ident}
+        entry = {"id": ident, "dir": folder.name, "lang": canonical_tag(ident), "path": ident}
         if not (folder / "edition.yml").is_file():
             # No interface strings of its own: it borrows the original's (the import writes a
             # minimal edition.yml with the title) until someone translates them.

@@ -26,6 +26,8 @@ from urllib.parse import quote, unquote
 
 import yaml
 
+from .model import BOOK_CONFIG
+
 _ID = r"[A-Za-z][\w:.-]*"
 # An anchor element the author wrote: id or name, with or without content.
 RAW_ANCHOR_RE = re.compile(
@@ -79,7 +81,7 @@ def repo_settings(data: dict) -> dict:
 
 
 def _config_settings(root: Path) -> dict:
-    config = root / "manuscripts" / "book.yml"
+    config = root / BOOK_CONFIG
     return _settings(str(config), config.stat().st_mtime_ns)
 
 

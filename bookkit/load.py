@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from .editions import parse_registry
-from .model import (BOOK_CONFIG, Book, BookConfig, BuildError, ChapterSource, Edition,
+from .model import (BOOK_CONFIG, CONFIG_DIR, Book, BookConfig, BuildError, ChapterSource, Edition,
                     EditionInfo, EditionSpec, Registry)
 
 REQUIRED_STRINGS = (
@@ -71,7 +71,7 @@ def load_registry(root: Path) -> Registry:
 
 def book_dirs(root: Path) -> list[str]:
     """The folders the book is read from: every edition's, and the original's figures."""
-    dirs = ["manuscripts"] + [e.dir for e in load_registry(root)]
+    dirs = [CONFIG_DIR] + [e.dir for e in load_registry(root)]
     return list(dict.fromkeys(dirs))
 
 

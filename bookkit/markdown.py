@@ -29,7 +29,14 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 from .model import TokenMeta
 from .typed_numbers import strip_typed_numbers
 
+# The bound-number grammar, defined once for the parser, the renderers and the checks:
+# `{{ name }}` or `{{ name | spec }}`, and `{{ name \| spec }}` in a table cell (the pipe
+# escaped so the table keeps its columns). A name is an identifier without dots: only a name a
+# calculation cell assigned can be bound. BOUND_SPAN_RE is the extent of any `{{ … }}`, valid or
+# not: the parser turns an invalid one (`{{ m.attr }}`, `{{ 1 / x }}`) into an error token, and
+# the checks leave it out of the prose as they do a valid one.
 BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\\?\|\s*([^}]*?))?\s*\}\}")
+BOUND_SPAN_RE = re.compile(r"\{\{.*?\}\}", re.S)
 XREF_RE = re.compile(r"@((?:sec|fig|tbl|eq)-[A-Za-z0-9_]+(?:[-.][A-Za-z0-9_]+)*)")
 HEADING_ATTRS_RE = re.compile(r"\s*\{((?:\s*(?:[#.][A-Za-z0-9_:.-]+|-(?=[\s}])))+)\s*\}\s*$")
 CAPTION_RE = re.compile(r"^:\s+(.*?)(?:\s*\{#(tbl-[A-Za-z0-9_-]+)\})?\s*$", re.S)
@@ -44,14 +51,14 @@ def _bound_value_rule(state: StateInline, silent: bool) -> bool:
     if not match:
         # `{{ 1 / x }}` or `{{ m.attr }}`: only names can be bound; say so instead of
         # printing the braces into the page.
-        end = state.src.find("}}", state.pos + 2)
-        if end < 0:
+        span = BOUND_SPAN_RE.match(state.src, state.pos)
+        if not span:
             return False
         if not silent:
             token = state.push("bound_value", "span", 0)
-            token.meta = {"name": "", "spec": "", "invalid": state.src[state.pos:end + 2]}
-            token.content = state.src[state.pos:end + 2]
-        state.pos = end + 2
+            token.meta = {"name": "", "spec": "", "invalid": span.group(0)}
+            token.content = span.group(0)
+        state.pos = span.end()
         return True
     if not silent:
         token = state.push("bound_value", "span", 0)
@@ -339,6 +346,32 @@ def parse(text: str) -> tuple[list[Token], dict]:
     env: dict = {}
     tokens = parser().parse(preprocess(text), env)
     return tokens, env
+
+
+#: Blocks whose lines are not prose: code, display math, front matter. (Raw HTML blocks are
+#: read: the checks look at their ids, and at the text of a comment.)
+NOT_PROSE_BLOCKS = frozenset({"fence", "code_block", "math_block", "math_block_label",
+                              "front_matter"})
+
+
+def block_tokens(text: str) -> list[Token]:
+    """The chapter's block tokens as `parse` reads them, without parsing inline content (a check
+    that asks only which lines are code or math runs about four times faster)."""
+    md = parser()
+    tokens: list[Token] = []
+    # what markdown-it's `normalize` core rule does before the block rules
+    src = preprocess(text).replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
+    md.block.parse(src, md, {}, tokens)
+    return tokens
+
+
+def not_prose_lines(tokens: list[Token]) -> set[int]:
+    """The 0-based lines inside code, display math and front matter blocks."""
+    hidden: set[int] = set()
+    for tok in tokens:
+        if tok.map and tok.type in NOT_PROSE_BLOCKS:
+            hidden.update(range(tok.map[0], tok.map[1]))
+    return hidden
 
 
 def matching_open(tokens: list[Token], close: int, open_type: str,

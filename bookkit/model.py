@@ -14,7 +14,10 @@ import itertools
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # the record type only; model.py imports nothing of the pipeline at run time
+    from .locale.languages import Language
 
 
 class BuildError(Exception):
@@ -94,11 +97,10 @@ class Finding:
         return cls(kind, f"{path}:{line}", message, ERROR, line)
 
 
-BOOK_CONFIG = "manuscripts/book.yml"
-
-
-# Languages set with CJK typography (xeCJK, CJK quotes and indents in the PDF).
-CJK_LANGUAGES = ("zh", "ja", "ko")
+#: Where the book's config is read from: the original's usual folder. The original's own folder
+#: (`dir` of the first edition) and language come from the config, not from this path.
+CONFIG_DIR = "manuscripts"
+BOOK_CONFIG = f"{CONFIG_DIR}/book.yml"
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,10 @@ class EditionSpec:
     file_stem: str         # "AI-Infra-Book-EN": its PDF/EPUB file name without suffix
     is_original: bool
     langs: tuple[str, ...]  # its lang, then its fallbacks' langs, nearest first
-    number_lang: str       # whose number conventions it prints in (bookkit/locale/numbers.py)
+    # The record of its language (bookkit/locale/languages.py), or of the nearest fallback's
+    # when its own tag has none: fonts, number conventions, search tokeniser, CJK typography.
+    language: "Language"
+    original_dir: str      # folder of the original (the first edition): its images are shared
     line: int              # of its entry in book.yml, for messages
 
     @property
@@ -141,14 +146,19 @@ class EditionSpec:
         return self.file_stem + ".epub"
 
     @property
+    def number_lang(self) -> str:
+        """The tag whose number conventions it prints in (its language record's)."""
+        return self.language.tag
+
+    @property
     def is_cjk(self) -> bool:
-        return self.lang.split("-")[0].lower() in CJK_LANGUAGES
+        """Set with CJK typography (xeCJK, CJK quotes and indents in the PDF)."""
+        return self.language.cjk
 
     @property
     def is_traditional_chinese(self) -> bool:
         """Written in Traditional characters (a leftover Simplified character is a mistake)."""
-        parts = self.lang.lower().split("-")
-        return parts[0] == "zh" and ("hant" in parts or bool({"tw", "hk", "mo"} & set(parts)))
+        return self.language.script == "Hant"
 
     def inherited(self, available: Collection[str]) -> str | None:
         """The nearest of its languages (its own, then its fallbacks') that `available` has."""

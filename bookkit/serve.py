@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 from .build import Builder
 from .load import book_dirs
-from .model import BuildError
+from .model import CONFIG_DIR, BuildError
 from .processes import Stopped
 from .render import outputs
 
@@ -326,7 +326,7 @@ def serve(builder: Builder, port: int) -> int:
         try:
             folders = book_dirs(builder.root)
         except BuildError:
-            folders = ["manuscripts"]
+            folders = [CONFIG_DIR]
         paths = [str(builder.root / p) for p in (*folders, *RESOLVE_INPUTS,
                                                  *outputs.watched("site"))
                  if (builder.root / p).exists()]

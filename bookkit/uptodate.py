@@ -16,9 +16,10 @@ import sys
 from pathlib import Path
 
 from .gitinfo import source_commit
+from .model import CONFIG_DIR
 
 #: inputs besides the edition folders
-INPUTS = ("manuscripts", "website/templates", "website/static", "calculations", "bookkit",
+INPUTS = (CONFIG_DIR, "website/templates", "website/static", "calculations", "bookkit",
           "website/package-lock.json", "requirements.txt")
 
 

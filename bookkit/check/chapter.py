@@ -8,6 +8,8 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
+# The parser's bound-number grammar: refs are its matches, and every `{{ … }}` is blanked.
+from ..markdown import BOUND_RE as _BOUND_RE, BOUND_SPAN_RE as _BOUND_SPAN_RE
 from .extract import _HAN, _HAN_RE, _UNIT_RE, Num, _Extractor, _FULLWIDTH, normalize_lang, parse_zh_numeral
 
 
@@ -91,7 +93,6 @@ _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*$")
 _ATTR_RE = re.compile(r"\{\s*([#.][^{}]*|[\w-]+\s*=[^{}]*)\}")
 _ID_RE = re.compile(r"\{#((?:sec|fig|tbl|eq)-[^\s}]+)[^}]*\}")
-_BOUND_RE = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*(?:\|[^{}]*)?\}\}")
 _INLINE_CODE_RE = re.compile(r"(`+)(.+?)\1")
 _INLINE_MATH_RE = re.compile(r"(?<![\\$])\$(?!\s)([^$]+?)(?<![\s\\])\$(?!\d)")
 _IMAGE_LINK_RE = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
@@ -387,7 +388,7 @@ class _Parser:
     def _math(self, tex: str, lineno: int, sec: Section, han: list) -> None:
         for m in _BOUND_RE.finditer(tex):
             sec.refs.append((m.group(1), lineno))
-        tex = _BOUND_RE.sub(" ", tex)
+        tex = _BOUND_SPAN_RE.sub(" ", tex)
         if self.lang == "en":
             for hm in _HAN_RE.finditer(tex):
                 han.append((hm.group(0), lineno))
@@ -416,7 +417,7 @@ class _Parser:
                 continue
             for m in _BOUND_RE.finditer(piece):
                 sec.refs.append((m.group(1), lineno))
-            piece = _BOUND_RE.sub(" ", piece)
+            piece = _BOUND_SPAN_RE.sub(" ", piece)
             piece = _ATTR_RE.sub(" ", piece)
             piece = _AUTOLINK_RE.sub(" ", piece)
             piece = _IMAGE_LINK_RE.sub(lambda m: " " + _link_text(m, drop_alt) + " ", piece)

@@ -12,18 +12,22 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..locale.languages import LANGUAGES, find
 
+#: The readers this module implements for a translation (the original is read as zh-Hans); a
+#: language record names the one that reads its numbers (`Language.number_reader`).
 TRANSLATION_LANGS = ("en", "zh-Hant")
-_LANG_ALIASES = {"en": "en", "zh-tw": "zh-Hant", "zh-hant": "zh-Hant", "zh_tw": "zh-Hant",
-                 "zh-hans": "zh-Hans", "zh": "zh-Hans", "zh-cn": "zh-Hans"}
 
 
 def normalize_lang(lang: str) -> str:
-    """``en`` / ``zh-tw`` / ``zh-Hant`` / ``zh-Hans`` -> ``en``, ``zh-Hant``, ``zh-Hans``."""
-    key = (lang or "").strip().lower()
-    if key not in _LANG_ALIASES:
-        raise ValueError(f"unknown language {lang!r} (expected en or zh-tw)")
-    return _LANG_ALIASES[key]
+    """The reader of numbers written in ``lang`` (a tag or alias: ``zh-tw`` -> ``zh-Hant``), from
+    its language record; a ValueError when there is none."""
+    record = find(lang)
+    if record is None or record.number_reader is None:
+        readable = ", ".join(t for t, r in LANGUAGES.items() if r.number_reader)
+        raise ValueError(f"unknown language {lang!r} for the number check (it reads "
+                         f"{readable}; a language's record names its reader)")
+    return record.number_reader
 
 
 

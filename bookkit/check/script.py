@@ -14,9 +14,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-#: spans whose text is not prose: inline code, math, bound references, link targets, URLs
-_NOT_PROSE = re.compile(r"`[^`]*`|\$\$?[^$]*\$\$?|\{\{[^}]*\}\}|\]\([^)]*\)|https?://\S+|\{#[^}]*\}")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+from ..markdown import BOUND_SPAN_RE, block_tokens, not_prose_lines
+
+#: spans whose text is not prose: inline code, math, bound references (the parser's grammar),
+#: link targets, URLs
+_NOT_PROSE = re.compile(r"`[^`]*`|\$\$?[^$]*\$\$?|" + BOUND_SPAN_RE.pattern
+                        + r"|\]\([^)]*\)|https?://\S+|\{#[^}]*\}")
 
 
 @dataclass(frozen=True)
@@ -46,17 +49,15 @@ def _changes_alone(ch: str) -> bool:
 
 
 def prose_lines(text: str):
-    """(line number, line, prose) for each line outside fenced code, with the spans that are
-    not prose (code, math, bound references, link targets, URLs, attributes) blanked out, so
-    positions in ``prose`` are positions in ``line``."""
-    in_fence = False
-    for number, line in enumerate(text.splitlines(), 1):
-        if _FENCE.match(line):
-            in_fence = not in_fence
+    """(line number, line, prose) for each line outside code, display math and front matter
+    (as the parser reads the blocks), with the spans in it that are not prose (code, math,
+    bound references, link targets, URLs, attributes) blanked out, so positions in ``prose``
+    are positions in ``line``."""
+    hidden = not_prose_lines(block_tokens(text))
+    for index, line in enumerate(text.splitlines()):
+        if index in hidden:
             continue
-        if in_fence or line.startswith("---"):
-            continue
-        yield number, line, _NOT_PROSE.sub(lambda m: " " * len(m.group()), line)
+        yield index + 1, line, _NOT_PROSE.sub(lambda m: " " * len(m.group()), line)
 
 
 def leftover_simplified(text: str) -> list[Leftover]:

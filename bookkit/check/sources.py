@@ -13,11 +13,11 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..markdown import parse
+from ..markdown import not_prose_lines, parse
 from .. import images
 from ..links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
                              raw_anchor_ids, repo_link)
-from ..typed_numbers import message, typed_numbers, warning_text
+from ..typed_numbers import message, typed_numbers
 from ..model import WARNING, Finding
 
 # An HTML tag with an id the Pandoc export does not turn into an anchor (`<div id=x>`,
@@ -26,18 +26,9 @@ _HTML_ID_RE = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*?\s(?:id|name)\s*=\s*[\
 _CODE_RE = re.compile(r"(`+).+?\1")
 
 
-def typed_number_warnings(path: Path | str, tokens) -> list[str]:
-    """`path:line: typed number … removed` for each heading/caption number the parser removed."""
-    return [warning_text(path, t) for t in typed_numbers(tokens)]
-
-
 def _prose_lines(tokens, text: str) -> list[tuple[int, str]]:
     """(1-based line, text without inline code) of every line outside fenced code and math."""
-    hidden: set[int] = set()
-    for tok in tokens:
-        if tok.map and tok.type in ("fence", "code_block", "math_block", "math_block_label",
-                                    "front_matter"):
-            hidden.update(range(tok.map[0], tok.map[1]))
+    hidden = not_prose_lines(tokens)
     return [(i + 1, _CODE_RE.sub("", line)) for i, line in enumerate(text.splitlines())
             if i not in hidden]
 

@@ -47,22 +47,9 @@ import numbers as _numbers
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-LANGS = ("zh-Hans", "en", "zh-Hant")
+from .languages import lookup
 
 KINDS = ("default", "int", "num", "count", "si", "pct", "sci")
-
-_LANG_ALIASES = {
-    "zh-hans": "zh-Hans", "zh": "zh-Hans", "zh-cn": "zh-Hans", "zh_cn": "zh-Hans",
-    "en": "en", "en-us": "en", "en-gb": "en",
-    "zh-hant": "zh-Hant", "zh-tw": "zh-Hant", "zh_tw": "zh-Hant",
-}
-
-#: Magnitude words per edition, largest first: (power of ten, word).
-MAGNITUDES: dict[str, tuple[tuple[int, str], ...]] = {
-    "zh-Hans": ((12, "万亿"), (8, "亿"), (4, "万")),
-    "zh-Hant": ((12, "兆"), (8, "億"), (4, "萬")),
-    "en": ((12, "trillion"), (9, "billion"), (6, "million"), (3, "thousand")),
-}
 
 #: SI and IEC prefixes -> scale factor (exact).
 _PREFIXES: dict[str, Decimal] = {
@@ -181,14 +168,6 @@ def unit_scale(unit: str) -> tuple[Decimal, str, str]:
     )
 
 
-def normalize_lang(lang: str) -> str:
-    """Map ``zh-Hans``/``zh``/``zh-cn``, ``en``, ``zh-Hant``/``zh-tw`` to a member of LANGS."""
-    key = (lang or "").strip().lower()
-    if key in _LANG_ALIASES:
-        return _LANG_ALIASES[key]
-    raise ValueError(f"unknown language {lang!r} (expected one of {', '.join(LANGS)})")
-
-
 def _to_decimal(value: object) -> Decimal:
     if isinstance(value, bool):
         raise TypeError("a bool is not a number to format")
@@ -244,7 +223,7 @@ def _plain(d: Decimal, latex: bool) -> str:
 
 
 def _format_count(d: Decimal, spec: FormatSpec, lang: str, latex: bool) -> str:
-    mags = MAGNITUDES[lang]
+    mags = lookup(lang).magnitudes
     smallest = mags[-1][0]
     # Choose the largest magnitude <= |value|, then fix a rounding carry by moving up.
     index = next((i for i, (p, _) in enumerate(mags) if abs(d) >= Decimal(10) ** p), None)
@@ -298,7 +277,8 @@ def _format_sci(d: Decimal, spec: FormatSpec, latex: bool) -> str:
 
 
 def format_value(value: float | int, spec: FormatSpec, lang: str, *, latex: bool = False) -> str:
-    """Format ``value`` per ``spec`` for edition ``lang`` (``zh-Hans``, ``en`` or ``zh-Hant``).
+    """Format ``value`` per ``spec`` in the conventions of language ``lang`` (a BCP 47 tag with a
+    record in :mod:`bookkit.locale.languages`: ``zh-Hans``, ``en``, ``zh-Hant``, ``ja``…).
 
     ``latex=True`` gives the form used when the bound number sits inside ``$…$`` math:
     ``70{,}553{,}706{,}496``, ``1.24 \\times 10^{9}``, ``12.5\\%``, ``141.11\\,\\mathrm{GB}``,
@@ -309,7 +289,7 @@ def format_value(value: float | int, spec: FormatSpec, lang: str, *, latex: bool
     >>> format_value(70553706496, parse_spec("count sig=5"), "en")
     '70.554 billion'
     """
-    lang = normalize_lang(lang)
+    lang = lookup(lang).tag     # a ValueError for a language without a record
     d = _to_decimal(value)
     kind = spec.kind
     if kind == "default":

@@ -5,10 +5,12 @@ must have a glyph in the font that will actually set it.  Fonts are located with
 ``fc-match`` and their cmaps read with fontTools (``TTCollection`` for ``.ttc`` files), so
 the check uses the very files XeLaTeX will load.
 
-Which font must cover a character depends on where it is (the template's choices):
+Which font must cover a character depends on where it is (the template's choices), read from
+the parser's tokens (:mod:`bookkit.markdown`), so markup, link targets and the raw-LaTeX source
+markers are not taken for text:
 
-* body text, captions, tables, footnotes -> the serif fonts;
-* headings (``#`` lines) and the title/subtitle/author metadata -> the sans fonts;
+* body text, captions, tables, footnotes, alt texts -> the serif fonts;
+* headings and the title/subtitle/author metadata -> the sans fonts;
 * fenced code and inline code spans -> the mono fonts;
 * math (``$…$``, ``$$…$$``) -> the math font, or the text fonts (``\\text{…}`` and
   xeCJK's ``CJKmath`` set text inside math with the serif/CJK fonts).  TeX command names
@@ -24,11 +26,12 @@ the role covers them.  Anything this approximation misses is caught after the bu
 from __future__ import annotations
 
 import functools
-import re
 import subprocess
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..markdown import parse
 
 __all__ = ["FontSet", "CoverageError", "fontset_for", "resolve_font", "font_cmap",
            "preflight"]
@@ -58,21 +61,16 @@ class FontSet:
                 "mono": (self.mono, self.cjk_mono)}[role]
 
 
-#: the Noto CJK region per language: Simplified (SC) or Traditional (TC) glyph forms. An edition
-#: of another language uses its fallback's (manuscripts/book.yml).
-CJK_REGIONS = {"zh-Hans": "SC", "zh-Hant": "TC", "en": "SC"}
-
-
 def fontset_for(edition: str) -> FontSet:
-    """The fonts of an edition: DejaVu for Latin (full coverage), Noto CJK SC or TC for CJK.
+    """The fonts of an edition: DejaVu for Latin (full coverage), Noto CJK for CJK in the
+    region (glyph forms: SC, TC, JP) its language record names (bookkit/locale/languages.py).
 
     The English edition loads the SC fonts for any stray CJK.
     """
     from bookkit.load import load_registry
 
     registry = load_registry(Path(__file__).resolve().parents[2])
-    region = CJK_REGIONS[registry.inherit(edition, CJK_REGIONS, "PDF fonts (CJK_REGIONS in "
-                                                                "bookkit/render/fonts.py)")]
+    region = registry.by_id(edition).language.cjk_region
     # Chinese editions: Latin in the body font's own Latin glyphs. Noto Serif CJK carries a
     # proportional Latin (Source Serif's design) drawn to match its Han; DejaVu Serif beside
     # it was visibly heavier and wider (vertical stems ~0.090 em against 0.083 em, a much
@@ -177,61 +175,50 @@ def covered(ch: str, role: str, fs: FontSet) -> tuple[bool, list[str]]:
 
 
 # ------------------------------------------------------------------ markdown scanning
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_INLINE = re.compile(r"(?<!\\)(`+)(.+?)(?<!`)\1(?!`)|(?<![\\$])\$(?!\s)((?:\\.|[^$\\])+?)(?<!\s)\$(?!\$)")
+# Read through the parser's token stream (bookkit/markdown.py), as every other reader of the
+# Markdown: which text is a heading, code or math is what the parser says, not a line pattern.
+_INLINE_ROLES = {"code_inline": "mono", "math_inline": "math", "math_inline_double": "math"}
+_BLOCK_ROLES = {"fence": "mono", "code_block": "mono", "math_block": "math",
+                "math_block_label": "math", "html_block": "serif"}
 
 
 def _segments(text: str):
     """Yield (line_no, role, chunk) for a resolved Pandoc Markdown file."""
-    fence: str | None = None
-    in_display = False
-    for no, line in enumerate(text.splitlines(), 1):
-        if fence is not None:
-            if line.strip().startswith(fence[0] * len(fence)) and line.strip().strip(fence[0]) == "":
-                fence = None
-                continue
-            yield no, "mono", line
-            continue
-        m = _FENCE.match(line)
-        if m and not in_display:
-            fence = m.group(1)
-            continue
-        # display math, possibly spanning lines: $$ … $$
-        rest = line
-        base = "sans" if re.match(r"^\s{0,3}#{1,6}\s", line) else "serif"
-        while rest:
-            if in_display:
-                end = rest.find("$$")
-                if end < 0:
-                    yield no, "math", rest
-                    rest = ""
-                else:
-                    yield no, "math", rest[:end]
-                    rest = rest[end + 2:]
-                    in_display = False
-                continue
-            start = rest.find("$$")
-            head = rest if start < 0 else rest[:start]
-            yield from _inline(no, base, head)
-            if start < 0:
-                rest = ""
-            else:
-                in_display = True
-                rest = rest[start + 2:]
+    tokens, _env = parse(text)
+    for i, tok in enumerate(tokens):
+        if tok.type == "inline":
+            opener = tokens[i - 1] if i else None
+            heading = opener is not None and opener.type == "heading_open"
+            typed = opener.meta.get("typed_number") if opener is not None else None
+            if typed is not None:   # printed as written ("第 1 章"); the parser set it aside
+                yield typed.line, "sans" if heading else "serif", typed.number
+            yield from _inline(tok.children or [], "sans" if heading else "serif")
+        elif tok.type in _BLOCK_ROLES and tok.map:
+            role = _BLOCK_ROLES[tok.type]
+            first = tok.map[0] + (1 if tok.type == "fence" else 0)   # after the opening fence
+            if tok.type == "fence" and tok.info.strip() == "{=latex}":
+                # raw LaTeX: its text is set in the body font; `%` lines are TeX comments
+                # (the source markers, whose paths are never printed)
+                role = "serif"
+            for offset, line in enumerate(tok.content.splitlines()):
+                if role == "serif" and line.lstrip().startswith("%"):
+                    continue
+                yield first + offset + 1, role, line
 
 
-def _inline(no: int, base: str, text: str):
-    if base == "sans":  # drop the heading attributes {#sec-x .unnumbered}
-        text = re.sub(r"\s\{[#.][^{}]*\}\s*$", "", text)
-    pos = 0
-    for m in _INLINE.finditer(text):
-        yield no, base, text[pos:m.start()]
-        if m.group(1):
-            yield no, "mono", m.group(2)
-        else:
-            yield no, "math", m.group(3)
-        pos = m.end()
-    yield no, base, text[pos:]
+def _inline(children, base: str):
+    for child in children:
+        line = child.map[0] + 1 if child.map else 0
+        if child.type in _INLINE_ROLES:
+            yield line, _INLINE_ROLES[child.type], child.content
+        elif child.type in ("text", "html_inline", "xref"):
+            yield line, base, child.content
+        elif child.children:   # an image's alt text, a link's text
+            yield from _inline(child.children, base)
+        if child.type == "image":   # `{… alt="…"}` goes into \includegraphics[alt={…}]
+            for key, value in child.attrs.items():
+                if key not in ("src", "id", "class") and isinstance(value, str):
+                    yield line, base, value
 
 
 def _metadata_lines(meta_path: Path):

@@ -353,16 +353,6 @@ def static_figure_html(renderer, tokens: list[Token], idx: int, ctx) -> str:
             f'{html.escape(ctx.edition.strings["caption_sep"])}{caption}')
 
 
-def local_image(ctx: RenderContext, src: str) -> Path | None:
-    """An image path relative to the chapter; translations fall back to the original's file."""
-    clean = Path(src.split("#")[0].split("?")[0])
-    if ".." in clean.parts:
-        return None
-    for base in (ctx.chapter.path.parent, ctx.chapter.path.parent.parent / "manuscripts"):
-        candidate = base / clean
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def collect_math(tokens: list[Token], ctx: RenderContext, out: set) -> None:

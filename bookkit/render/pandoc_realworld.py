@@ -28,7 +28,7 @@ def _root(ctx) -> Path:
 def _image_target(ctx, tok: Token | None, src: str) -> str:
     """Register a local image for the export and return the path the Markdown should name."""
     try:
-        source = images.source_path(ctx.chapter.path, src)
+        source = images.source_path(ctx.chapter.path, src, ctx.edition.spec.original_dir)
         images.pandoc_files(_root(ctx), source, images.pandoc_name(src))   # fails early
     except (images.ImageError, OSError) as exc:
         ctx.fail(tok, str(exc))
@@ -85,11 +85,6 @@ def copy_images(ctx, out_dir: Path) -> None:
     for target, source in sorted(ctx.assets.items()):
         for file, data in images.pandoc_files(_root(ctx), source, Path(target).stem).items():
             shutil.copyfile(data, out_dir / "figures" / file)
-
-
-def line_token(index: int) -> Token:
-    """A stand-in token carrying a line (0-based index) so errors on plain lines name it."""
-    return Token("text", "", 0, map=[index, index + 1])
 
 
 def write_sourcemap(out_dir: Path, maps: dict[str, tuple[Path, list[int]]]) -> None:

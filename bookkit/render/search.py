@@ -47,11 +47,13 @@ from lunr.query import Query, QueryPresence
 from lunr.stop_word_filter import WORDS as STOP_WORDS, stop_word_filter
 from lunr.token import Token
 
+from ..locale.languages import LANGUAGES
 from .cjk import build_charmap, charmap_from_string, charmap_to_string, is_cjk, tokenize
 
 __all__ = ["SearchDoc", "Synonyms", "build_search_assets", "glossary_synonyms", "search", "index_report", "LANGS"]
 
-LANGS = ("zh-Hans", "en", "zh-Hant")
+#: the languages an index can be made for: those with a record (each names its tokeniser)
+LANGS = tuple(LANGUAGES)
 ASSET_NAME = "search-index.js"
 _PREFIX = "window.bookSearchIndex="
 _BOM = "\ufeff"

@@ -17,6 +17,7 @@ from .. import trust
 from ..model import (Book, BuildError, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
                      ResolvedChapter, ResolvedEdition)
 from .cells import resolve_cells
+from ..locale.languages import LANGUAGES
 from .figures import FigureTask, figure_words, resolve_figures, script_inputs, svg_size
 from .numbering import number_chapter
 from .scenarios import resolve_variants
@@ -209,9 +210,8 @@ def _digest(obj) -> str:
 
 
 #: The notice over a chapter a translation lacks (its original is shown): an edition's
-#: `strings: untranslated:` (edition.yml) if it words it, else these by language.
-UNTRANSLATED = {"en": "This chapter is not translated yet; the original text follows.",
-                "zh-Hans": "本章尚未翻译，以下是原文。", "zh-Hant": "本章尚未翻譯，以下為原文。"}
+#: `strings: untranslated:` (edition.yml) if it words it, else its language record's.
+UNTRANSLATED = {tag: rec.untranslated for tag, rec in LANGUAGES.items()}
 
 
 def untranslated_notice(info: EditionInfo) -> str:

@@ -14,20 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cache import Cache, key_of, library_versions
+from ..locale.languages import LANGUAGES, find as find_language
 from ..model import BuildError, FigureImage
 from ..workers import DependencyRecorder, JobResult, run_pool
 
-#: figure fonts per language; an edition of another language uses its fallback's (book.yml)
-FONT_FAMILIES = {
-    "zh-Hans": ["Noto Sans CJK SC", "DejaVu Sans"],
-    "zh-Hant": ["Noto Sans CJK TC", "DejaVu Sans"],
-    "en": ["DejaVu Sans", "Noto Sans CJK SC"],
-}
+#: figure fonts per language (its record's); an edition of another uses its fallback's (book.yml)
+FONT_FAMILIES = {tag: list(rec.figure_fonts) for tag, rec in LANGUAGES.items()}
 NOTO_CJK_FILES = (
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
     "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
 )
-LANGS = ("zh-Hans", "en", "zh-Hant")
 #: no dates in the files: the same figure gives the same bytes
 SAVE_METADATA = {"svg": {"Date": None}, "pdf": {"CreationDate": None, "ModDate": None}}
 
@@ -232,12 +228,7 @@ _DIAGRAMS_DIGEST: str | None = None
 
 
 def _knows_numbers(lang: str) -> bool:
-    from ..locale.numbers import normalize_lang
-    try:
-        normalize_lang(lang)
-        return True
-    except ValueError:
-        return False
+    return find_language(lang) is not None
 
 
 def _first(langs: tuple[str, ...], table) -> str | None:

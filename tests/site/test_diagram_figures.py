@@ -13,13 +13,14 @@ import pytest
 from bookkit.cache import Cache
 from bookkit.locale.numbers import format_value, parse_spec
 from bookkit.render.html import figure_description_html
-from bookkit.resolve.figures import (LANGS, FigureTask, draw_figure, figure_words,
+from bookkit.resolve.figures import (FigureTask, draw_figure, figure_words,
                                      load_figure_words, resolve_figures)
 from bookkit.workers import run_jobs
 from calculations import training as tr
 
 ROOT = Path(__file__).resolve().parents[2]
 DIRS = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
+LANGS = tuple(DIRS)   # the book's editions' languages
 #: each diagram, and a key of its words that is drawn as a text of its own
 DIAGRAMS = {"ch07_ring_allreduce": "rank", "ch10_1f1b_schedule": "fwd", "ch07_fat_tree": "l_pod",
             "ch08_block_table": "table_label", "ch08_offload_flow": "dram"}

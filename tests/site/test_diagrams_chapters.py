@@ -10,11 +10,11 @@ import re
 import pytest
 
 from bookkit.locale.numbers import format_value, parse_spec
-from bookkit.resolve.figures import LANGS, draw_figure
+from bookkit.resolve.figures import draw_figure
 from bookkit.workers import run_jobs
 
 from bookkit.resolve.choices import Declarations
-from test_diagram_figures import ROOT, text_contrasts, words
+from test_diagram_figures import LANGS, ROOT, text_contrasts, words
 
 
 def chapter_values(chapter: str) -> dict:

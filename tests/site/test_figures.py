@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.resolve.figures import LANGS, draw_figure, load_figure_words
+from bookkit.resolve.figures import draw_figure, load_figure_words
 from bookkit.workers import run_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -12,6 +12,7 @@ FIGURES = sorted((ROOT / "manuscripts" / "figures").glob("*.py"))
 
 
 EDITION_DIRS = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
+LANGS = tuple(EDITION_DIRS)   # the book's editions' languages
 
 
 def words_of(script: Path, lang: str) -> dict:
