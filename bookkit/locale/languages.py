@@ -24,6 +24,7 @@ those two tools rather than as a field every record would leave empty.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Language", "LANGUAGES", "SEARCH_TOKENIZERS", "find", "lookup", "canonical_tag"]
 
@@ -91,6 +92,7 @@ for _lang in LANGUAGES.values():
         _BY_ALIAS[_name.lower()] = _lang
 
 
+@lru_cache(maxsize=256)   # asked per formatted number; a book has a handful of tags
 def find(tag: str) -> Language | None:
     """The record of a BCP 47 tag (any case, `_` taken as `-`): the tag itself or an alias,
     else the tag with subtags dropped from the right; None when no record matches."""

@@ -21,7 +21,8 @@ CHAPTERS = {
                    "## 基本的な考え方 {#sec-intro-basics}\n\n"
                    "デコードのたびに、すべての重みを一度読み込む。\n",
     "02-serving.md": "# 推論サービスのスループットとレイテンシ\n\n"
-                     "トークンあたりの KV キャッシュは {{ kv_per_token | int }} バイト、合計で "
+                     "トークンあたりの KV キャッシュは {{ kv_per_token | int }} バイト"
+                     "（約 {{ kv_per_token | count sig=3 }} バイト）、合計で "
                      "{{ kv_total | count sig=3 }} バイトになる。\n\n"
                      "![推論サービスのリクエストパイプライン](images/pipeline.svg)\n",
 }
@@ -78,8 +79,9 @@ def test_numbers_follow_the_record(ja_site):
     site, _report = ja_site
     nums = re.findall(r'<span class="num"[^>]*>(.*?)<span class="prov"', _page(site, "serving.html"),
                       re.S)
-    # 2·36·8·128·2 bytes per token; × 4096 × 32 = 19,327,352,832: 193 億 in Japanese
-    assert nums == ["147,456", "193 億"]
+    # 2·36·8·128·2 bytes per token; × 4096 × 32 = 19,327,352,832. 万 with 億 is Japanese
+    # only: Simplified Chinese writes 亿, Traditional 萬, English thousand and billion.
+    assert nums == ["147,456", "14.7 万", "193 億"]
 
 
 def test_the_original_image_is_reused(ja_site):
