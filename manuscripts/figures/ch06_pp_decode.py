@@ -1,5 +1,5 @@
-"""Pipeline-parallel decode of Llama-3.1-70B over par_n = 4 H100s
-(@sec-supernodes-other-parallel): each stage reads its quarter of the weights
+"""Pipeline-parallel decode of Llama-3.1-70B over pp_n H100s (@sec-supernodes-other-parallel;
+the book's pp_n = 4, the what-if wi-ppdecode redraws it for 2 and 8 stages): each stage reads its quarter of the weights
 (`pp_stage_time`), a micro-batch moves to the next stage with one token's hidden state per
 sequence (`pp_act_time`, too short to see); four micro-batches in flight keep every stage busy
 once the pipeline has filled, but each token still walks all four stages."""
@@ -9,13 +9,14 @@ from calculations import formulas, models, scaleup
 
 SIZE = (6.4, 2.8)
 # the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
-CELLS = ('par_n', 'pp_stage_time', 'pp_act_time', 'pp_token_latency', 'pp_rate_gain')
-N = 4               # the chapter's par_n
+CELLS = ('pp_n', 'pp_stage_time', 'pp_act_time', 'pp_token_latency', 'pp_rate_gain')
+INPUTS = ("pp_n",)  # the reader's choice of stages redraws it
+BOOK_N = 4          # the chapter's pp_n when drawn alone
 CONTEXT = 4096      # the chapter's dec_ctx
 ROUNDS = 2          # tokens drawn per micro-batch
 
 
-def step():
+def step(N):
     llama = models.get("llama-3.1-70b")
     one = formulas.decode_step(llama, batch=1, context=CONTEXT, hw="h100").time_s
     stage = one / N
@@ -34,9 +35,10 @@ def step():
 
 
 def numbers(t):
-    _, d = step()
+    N = t.inputs.get("pp_n", BOOK_N)
+    _, d = step(N)
     return {
-        "n": t.num(N, "int", name="par_n"),
+        "n": t.num(N, "int", name="pp_n"),
         "stage": t.num(d["stage"], "si unit=ms digits=1", name="pp_stage_time"),
         "act": t.num(d["act"], "si unit=ns digits=0", name="pp_act_time"),
         "latency": t.num(d["latency"], "si unit=ms digits=1", name="pp_token_latency"),
@@ -45,7 +47,8 @@ def numbers(t):
 
 
 def draw(fig, t):
-    tl, _ = step()
+    N = t.inputs.get("pp_n", BOOK_N)
+    tl, _ = step(N)
     v = numbers(t)
     ax = fig.add_subplot()
     draw_timeline(ax, tl, [t["stage"].format(i=i + 1) for i in range(N)],
