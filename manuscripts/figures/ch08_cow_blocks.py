@@ -1,5 +1,5 @@
 """Copy-on-write in paged KV (@sec-inference-optimization-cow): cow_n answers sampled from one
-cow_prompt-token prompt share its full blocks (reference count cow_n); the last prompt block is
+cow_prompt-token prompt (the book's 1,000; the what-if wi-cow offers 300 and 5,000) share its full blocks (reference count cow_n); the last prompt block is
 only partly filled, so the first cow_n - 1 answers to write their first token each copy it and
 the last writes the original; then every answer appends blocks of its own
 (`sampling.cow_fork`). Each row is one answer's block table after its first new token, to
@@ -11,11 +11,14 @@ SIZE = (6.4, 2.9)
 # the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
 CELLS = ('cow_prompt', 'cow_n', 'cow_full', 'cow_part', 'cow_copies', 'cow_held', 'cow_unshared',
          'cow_saving', 'paged_block', 'cow_saved_bytes')
-PROMPT, SAMPLES, BLOCK = 1000, 4, 16    # the chapter's cow_prompt, cow_n, paged_block
+SAMPLES, BLOCK = 4, 16    # the chapter's cow_n, paged_block
+INPUTS = ("cow_prompt",)  # the reader's choice of prompt length (wi-cow) redraws it
+BOOK_PROMPT = 1000        # the chapter's cow_prompt when drawn alone
 SHARED, ORIGINAL, COPY = 0, 1, 2
 
 
 def numbers(t):
+    PROMPT = t.inputs.get("cow_prompt", BOOK_PROMPT)
     c = sampling.cow_fork(PROMPT, SAMPLES, BLOCK)
     block_bytes = BLOCK * formulas.kv_bytes_per_token(models.get("qwen3-8b"), dtype="bf16")
     return c, {
