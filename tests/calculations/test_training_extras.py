@@ -48,3 +48,13 @@ def test_packing_wastes_less_than_padding():
     assert all(sum(n for _, _, n in row) <= 4096 for row in pack["rows"])
     with pytest.raises(tx.TrainingExtrasError, match="does not fit"):
         tx.pack_rows([5000], 4096)
+
+
+def test_expected_max_of_normals_matches_known_values():
+    assert tx.expected_max_normal(1) == 0.0
+    assert tx.expected_max_normal(2) == pytest.approx(1 / math.sqrt(math.pi), abs=1e-6)
+    assert tx.expected_max_normal(8) == pytest.approx(1.4236, abs=1e-3)
+    big = tx.expected_max_normal(16384)
+    assert big < math.sqrt(2 * math.log(16384))          # the approximation runs high
+    q = tx.rank_quantiles(8)
+    assert q == sorted(q) and abs(sum(q)) < 1e-9
