@@ -16,7 +16,8 @@ from .errors import CalcError
 
 __all__ = ["FloatFormat", "FORMATS", "fmt", "loss_scale", "scale_for_block", "zero_below",
            "scale_overhead", "capacity", "dropped_tokens", "routed_counts", "pad_batches",
-           "pack_rows", "expected_max_normal", "rank_quantiles"]
+           "pack_rows", "expected_max_normal", "rank_quantiles",
+           "batch_tradeoff"]
 
 
 class TrainingExtrasError(CalcError):
@@ -187,3 +188,12 @@ def rank_quantiles(n: int) -> list:
     if not isinstance(n, int) or n < 1:
         raise TrainingExtrasError(f"n must be a positive integer, got {n!r}")
     return [NormalDist().inv_cdf((i - 0.375) / (n + 0.25)) for i in range(1, n + 1)]
+
+
+# ---------------------------------------------------------------- critical batch size
+def batch_tradeoff(b_over_bcrit: float) -> dict:
+    """McCandlish et al. (2018), eq. 2.11: training to a given loss with batch B takes
+    S = S_min (1 + B_crit / B) steps and E = E_min (1 + B / B_crit) examples. Returns both
+    ratios for B / B_crit."""
+    _pos(b_over_bcrit, "b_over_bcrit")
+    return {"steps": 1 + 1 / b_over_bcrit, "examples": 1 + b_over_bcrit}

@@ -58,3 +58,11 @@ def test_expected_max_of_normals_matches_known_values():
     assert big < math.sqrt(2 * math.log(16384))          # the approximation runs high
     q = tx.rank_quantiles(8)
     assert q == sorted(q) and abs(sum(q)) < 1e-9
+
+
+def test_batch_tradeoff_doubles_both_at_the_critical_batch():
+    assert tx.batch_tradeoff(1.0) == {"steps": 2.0, "examples": 2.0}
+    small, big = tx.batch_tradeoff(0.25), tx.batch_tradeoff(4.0)
+    assert small["steps"] == big["examples"] == 5.0
+    with pytest.raises(tx.TrainingExtrasError):
+        tx.batch_tradeoff(0)
