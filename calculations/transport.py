@@ -9,7 +9,7 @@ from __future__ import annotations
 from calculations.errors import CalcError
 
 __all__ = ["TransportError", "DUPTHRESH", "LINUX_RTO_MIN", "stall_s", "p_any_loss",
-           "image_tokens", "PIXELS_PER_TOKEN_SIDE"]
+           "image_tokens", "PIXELS_PER_TOKEN_SIDE", "per_station_rate"]
 
 # ---------------------------------------------------------------- cited facts
 # RFC 5681, section 3.2: fast retransmit after three duplicate ACKs.
@@ -68,3 +68,17 @@ def image_tokens(width: int, height: int, side: int = PIXELS_PER_TOKEN_SIDE) -> 
         if not isinstance(v, int) or v <= 0:
             raise TransportError(f"{n} must be a positive integer (got {v!r})")
     return (width // side) * (height // side)
+
+
+def per_station_rate(rates) -> float:
+    """Throughput each station gets when stations at PHY `rates` (bits/s) take turns sending
+    equal-size frames, as 802.11's contention gives each an equal chance per frame (the
+    "performance anomaly" of Heusse et al., INFOCOM 2003): one round sends one frame from each,
+    taking sum(S / r_i), so each gets S / sum(S / r_i) = 1 / sum(1 / r_i). Overheads (preambles,
+    backoff, ACKs) are left out, so this is an upper bound."""
+    rates = list(rates)
+    if not rates:
+        raise TransportError("per_station_rate needs at least one station")
+    for r in rates:
+        _pos(r, "rate")
+    return 1.0 / sum(1.0 / r for r in rates)

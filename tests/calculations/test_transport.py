@@ -35,3 +35,13 @@ def test_image_tokens_match_qwen2_vl():
 def test_bad_inputs_are_errors(call):
     with pytest.raises(tp.TransportError):
         call()
+
+
+def test_one_slow_station_slows_every_station():
+    fast = [200e6] * 10
+    assert tp.per_station_rate(fast) == pytest.approx(20e6)
+    mixed = [200e6] * 9 + [6e6]
+    assert tp.per_station_rate(mixed) < 6e6            # below even the slow station's own rate
+    assert tp.per_station_rate(mixed) == pytest.approx(1 / (9 / 200e6 + 1 / 6e6))
+    with pytest.raises(tp.TransportError):
+        tp.per_station_rate([])
