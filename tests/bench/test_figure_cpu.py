@@ -29,7 +29,7 @@ def test_report_has_the_row_and_the_section():
           "slowest": [[300, "ch10_1f1b_schedule|en"]], "failed": []}
     rows = "\n".join(run.real_summary_rows({"figure_cpu": fc}))
     assert "| average CPU per figure image (207 images, SVG) | 100 ms | 240 ms (baseline) | 0.42× |" in rows
-    assert "| no |" in rows.split("average CPU")[1].split("\n")[0]      # 100 ms > 96 ms
+    assert "| **no** |" in rows.split("average CPU")[1].split("\n")[0]      # 100 ms > 96 ms
     section = "\n".join(run.figure_cpu_section(fc, None))
     assert "**100 ms**" in section and "39 pages" in section
     missing = "\n".join(run.figure_cpu_section(None, "bench/figure_cpu.py exited 1: boom"))
