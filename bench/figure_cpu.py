@@ -6,22 +6,84 @@ time is noise; the CPU a figure costs in the worker that draws it is what a cold
 The first image of each language also pays the one-off font loading; it is included (a cold
 build pays it too, once per worker and language), and the median is reported beside the mean.
 
-    .venv/bin/python bench/figure_cpu.py [--formats svg] [--only PATTERN]
+Also reported: the figure count, and the site's SVG bytes (the themed copy the pages inline,
+raw and gzip -6) per chapter page: a script `chNN_*.py` belongs to chapter NN's page, so a
+page's bytes are the sum of its chapter's images in one language.
+
+    .venv/bin/python bench/figure_cpu.py [--formats svg] [--only PATTERN] [--json FILE]
+                                         [--root BOOK]
+
+`bench/run.py` (`make bench`) runs it as a subprocess with `--json` and writes the row.
 """
 from __future__ import annotations
 
 import argparse
 import glob
+import gzip
 import json
 import os
+import re
 import statistics
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: the baseline of issue 26 (bench/results.md, 2026-12-02, commit 2721728): the goal is 0.4x
+BASELINE_MS = 240.0
+GOAL_RATIO = 0.4
 
-from bookkit.resolve import figures as F  # noqa: E402
+
+def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "") -> dict:
+    """Draw every figure script under `root` for every language; the numbers `make bench`
+    reports (see the module's docstring)."""
+    sys.path.insert(0, root)
+    from pathlib import Path
+
+    from bookkit.resolve import figures as F
+    scripts = sorted(glob.glob(os.path.join(root, "manuscripts", "figures", "*.py")))
+    # a helper module (no `draw`) is not a figure
+    scripts = [s for s in scripts if only in os.path.basename(s)
+               and re.search(r"^def draw\(", Path(s).read_text(encoding="utf-8"), re.M)]
+    F._setup_matplotlib()
+    folders = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
+    words = {lang: F.load_figure_words(Path(root) / d) for lang, d in folders.items()}
+    per: dict[str, float] = {}
+    pages: dict[str, list[int]] = {}
+    failed = []
+    for lang in F.LANGS:
+        for script in scripts:
+            stem = os.path.basename(script)[:-3]
+            table = words[lang].get(stem)
+            t0 = time.process_time()
+            result = F.draw_in_worker(script, lang, root, formats, (),
+                                      table.table if table else None)
+            per[f"{stem}|{lang}"] = time.process_time() - t0
+            if not result.ok:
+                failed.append(result.error.strip().splitlines()[-1])
+                continue
+            site = result.value.get("site")
+            if site is not None:
+                page = f"{stem.split('_')[0]}|{lang}"
+                raw, gz = pages.setdefault(page, [0, 0]), len(gzip.compress(site, 6))
+                raw[0] += len(site)
+                raw[1] += gz
+    values = list(per.values())
+    page_raw = [v[0] for v in pages.values()]
+    page_gz = [v[1] for v in pages.values()]
+    mean_ms = statistics.mean(values) * 1000 if values else None
+    return {
+        "scripts": len(scripts), "images": len(values), "formats": list(formats),
+        "cpu_total_s": sum(values), "mean_ms": mean_ms,
+        "median_ms": statistics.median(values) * 1000 if values else None,
+        "baseline_ms": BASELINE_MS, "goal_ms": BASELINE_MS * GOAL_RATIO,
+        "ratio": mean_ms / BASELINE_MS if mean_ms else None,
+        "pages": len(pages),
+        "svg_page_mean_kb": statistics.mean(page_raw) / 1000 if page_raw else None,
+        "svg_page_max_kb": max(page_raw) / 1000 if page_raw else None,
+        "svg_page_mean_gz_kb": statistics.mean(page_gz) / 1000 if page_gz else None,
+        "slowest": sorted(((round(v * 1000), k) for k, v in per.items()), reverse=True)[:8],
+        "failed": failed, "per_image_s": per,
+    }
 
 
 def main() -> int:
@@ -29,38 +91,24 @@ def main() -> int:
     ap.add_argument("--formats", default="svg")
     ap.add_argument("--only", default="")
     ap.add_argument("--json", default="")
+    ap.add_argument("--root", default=HERE, help="the book's folder (default: this repository)")
     args = ap.parse_args()
-    formats = tuple(args.formats.split(","))
-    scripts = sorted(glob.glob(os.path.join(ROOT, "manuscripts", "figures", "*.py")))
-    scripts = [s for s in scripts if args.only in os.path.basename(s)]
-    F._setup_matplotlib()
-    from pathlib import Path
-    folders = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
-    words = {lang: F.load_figure_words(Path(ROOT) / d) for lang, d in folders.items()}
-    per: dict[str, float] = {}
-    failed = []
-    for lang in F.LANGS:
-        for script in scripts:
-            table = words[lang].get(os.path.basename(script)[:-3])
-            t0 = time.process_time()
-            result = F.draw_in_worker(script, lang, ROOT, formats, (),
-                                      table.table if table else None)
-            per[f"{os.path.basename(script)}|{lang}"] = time.process_time() - t0
-            if not result.ok:
-                failed.append(result.error)
-    values = list(per.values())
-    print(f"images: {len(values)} ({len(scripts)} scripts x {len(F.LANGS)} languages), "
-          f"formats {formats}")
-    print(f"CPU total {sum(values):.2f} s, mean {statistics.mean(values) * 1000:.0f} ms, "
-          f"median {statistics.median(values) * 1000:.0f} ms per image")
-    for name, v in sorted(per.items(), key=lambda kv: -kv[1])[:8]:
-        print(f"  {v * 1000:6.0f} ms  {name}")
-    if failed:
-        print("FAILED:", *failed, sep="\n  ")
+    r = measure(os.path.abspath(args.root), tuple(args.formats.split(",")), args.only)
+    print(f"images: {r['images']} ({r['scripts']} scripts x 3 languages), formats {r['formats']}")
+    if r["images"]:
+        print(f"CPU total {r['cpu_total_s']:.2f} s, mean {r['mean_ms']:.0f} ms, "
+              f"median {r['median_ms']:.0f} ms per image")
+    if r["pages"]:
+        print(f"site SVG per chapter page: mean {r['svg_page_mean_kb']:.0f} KB "
+              f"({r['svg_page_mean_gz_kb']:.0f} KB gzip), max {r['svg_page_max_kb']:.0f} KB")
+    for ms, name in r["slowest"]:
+        print(f"  {ms:6d} ms  {name}")
+    if r["failed"]:
+        print("FAILED:", *r["failed"], sep="\n  ")
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(per, fh, indent=1)
-    return 1 if failed else 0
+            json.dump(r, fh, indent=1)
+    return 1 if r["failed"] else 0
 
 
 if __name__ == "__main__":

@@ -384,6 +384,21 @@ def _timed_runs(cmd: list[str], root: Path, runs: int, what: str, timeout: float
     return s
 
 
+def bench_figure_cpu(root: Path, work: Path) -> dict:
+    """Average CPU per figure image (`bench/figure_cpu.py` on the real book's copy, in a process
+    of its own: its fonts and memos are those of a build's worker), the figure count and the
+    site's SVG bytes per chapter page. CPU, not wall: the number does not depend on the load
+    as much, yet still compare it only with rows of one run."""
+    out = work / "figure-cpu.json"
+    r = run_cmd([sys.executable, str(REPO / "bench" / "figure_cpu.py"), "--root", str(root),
+                 "--json", str(out)], cwd=root)
+    if not out.exists():   # a figure that fails is reported in the row, not dropped
+        raise NotMeasured(f"bench/figure_cpu.py exited {r['rc']}: {r['stderr'][-1500:]}")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    data.pop("per_image_s", None)
+    return data
+
+
 def bench_real_pdf(root: Path, runs: int) -> dict:
     """Each edition's PDF of the real book, alone (one after another), warm cache: what
     `bash book*/build_pdf.sh` costs an author. The untimed first run draws the PDF figures."""
@@ -716,6 +731,7 @@ def timing_table(title: str, ours: dict | None, ours_err: str | None, peers: lis
 
 
 REAL_GOALS = {"real_cold": 15.0, "visible_median": 0.4, "visible_max": 0.6, "pdf": 25.0}
+GOAL_FIGURE_RATIO = 0.4    # issue 26: average CPU per figure image <= 0.4x of the baseline
 
 
 def real_summary_rows(ours: dict) -> list[str]:
@@ -732,6 +748,17 @@ def real_summary_rows(ours: dict) -> list[str]:
     L.append(f"| real book cold build: peak memory (largest process) | "
              f"{'%.0f MiB' % cold['rss_mib'] if cold else 'not measured'} | | | reported | "
              f"{'yes' if cold else 'not measured'} |")
+    fc = ours.get("figure_cpu")
+    if fc and fc.get("mean_ms"):
+        L.append(f"| average CPU per figure image ({fc['images']} images, SVG) | "
+                 f"{fc['mean_ms']:.0f} ms | {fc['baseline_ms']:.0f} ms (baseline) | "
+                 f"{fc['ratio']:.2f}× | ≤ {GOAL_FIGURE_RATIO}× ({fc['goal_ms']:.0f} ms) | "
+                 f"{met(fc['mean_ms'], fc['goal_ms'])} |")
+        L.append(f"| site SVG bytes per chapter page (mean / max, {fc['pages']} pages) | "
+                 f"{fc['svg_page_mean_kb']:.0f} / {fc['svg_page_max_kb']:.0f} KB "
+                 f"({fc['svg_page_mean_gz_kb']:.0f} KB gzip) | | | reported | yes |")
+    else:
+        L.append("| average CPU per figure image | not measured | | | ≤ 0.4× | not measured |")
     L.append(f"| real book warm rebuild, nothing changed | {cell(med('real_warm'))} | | | – | – |")
     L.append(f"| real book warm rebuild, one paragraph edited (new process) | "
              f"{cell(med('real_edit'))} | | | – | – |")
@@ -752,6 +779,33 @@ def real_summary_rows(ours: dict) -> list[str]:
     return L
 
 
+def figure_cpu_section(fc: dict | None, error: str | None) -> list[str]:
+    """The figures' section: CPU per image against issue 26's baseline, count, SVG bytes."""
+    L = ["### Real book: average CPU per figure image (`bench/figure_cpu.py`)", ""]
+    if not fc or not fc.get("mean_ms"):
+        return L + [f"Not measured: {(error or 'no images drawn').strip()[-1500:]}", ""]
+    L += ["Every figure script of the book drawn for every edition language, SVG only (what a "
+          "site build draws), in one process one after another, `time.process_time` around "
+          "each image (the first image of each language pays the font loading, as a build's "
+          "worker does). CPU, not wall: the VM is shared. The baseline is issue 26's, measured "
+          "before the diagram vocabulary (45 plots, commit 2721728, load average 0.6); CPU "
+          "seconds still drift with the load, so `bench/PROFILE.md` has the A/B ratios of one "
+          "sitting.", "",
+          "| images | scripts | CPU total | mean per image | median | baseline | ratio | goal | met? |",
+          "|---:|---:|---:|---:|---:|---:|---:|---|---|",
+          f"| {fc['images']} | {fc['scripts']} | {fc['cpu_total_s']:.1f} s | "
+          f"**{fc['mean_ms']:.0f} ms** | {fc['median_ms']:.0f} ms | {fc['baseline_ms']:.0f} ms | "
+          f"{fc['ratio']:.2f}× | ≤ {GOAL_FIGURE_RATIO}× ({fc['goal_ms']:.0f} ms) | "
+          f"{met(fc['mean_ms'], fc['goal_ms'])} |", "",
+          f"Site SVG (the themed copy a page inlines) per chapter page, {fc['pages']} pages "
+          f"(chapter × language): mean {fc['svg_page_mean_kb']:.0f} KB "
+          f"({fc['svg_page_mean_gz_kb']:.0f} KB gzip -6), max {fc['svg_page_max_kb']:.0f} KB. "
+          "Slowest images: " + ", ".join(f"`{n}` {ms} ms" for ms, n in fc["slowest"][:5]) + "."]
+    if fc.get("failed"):
+        L += ["", "Failed: " + "; ".join(fc["failed"][:5])]
+    return L + [""]
+
+
 def real_sections(ours: dict, err: dict) -> list[str]:
     L = []
     L += ["## The real book (this repository, copied to a scratch root)", ""]
@@ -762,6 +816,7 @@ def real_sections(ours: dict, err: dict) -> list[str]:
                             f"{ours['real_cold']['rss_mib']:.0f} MiB; stage clock: "
                             f"{ours['real_cold']['pipeline_timings']}. `--workers 2` (default) on 2 cores.")
                       if ours.get("real_cold") else "")
+    L += figure_cpu_section(ours.get("figure_cpu"), err.get("figure_cpu"))
     L += timing_table("Real book: warm rebuild (nothing changed)", ours.get("real_warm"),
                       err.get("real_warm"), [], None, "–",
                       note=(f"CPU {ours['real_warm']['cpu_median']:.2f} s; stage clock: "
@@ -1037,7 +1092,8 @@ def write_results(path: Path, R: dict) -> None:
 # --------------------------------------------------------------------------------------------
 def run_real(args, work: Path, attempt, errors: dict) -> None:
     """The real book's scenarios, in a scratch copy of this repository's book."""
-    keys = ("real_cold", "real_warm", "real_edit", "real_visible", "real_pdf", "real_release")
+    keys = ("real_cold", "figure_cpu", "real_warm", "real_edit", "real_visible", "real_pdf",
+            "real_release")
     if args.skip_real:
         errors.update({k: "`--skip-real`" for k in keys})
         return
@@ -1046,6 +1102,8 @@ def run_real(args, work: Path, attempt, errors: dict) -> None:
     log("real book: cold builds (all figures)")
     attempt("real_cold", lambda: (run_cmd(build_cmd(real, "--clean")),
                                   timed_builds(real, args.real_runs, ("--clean",), "real cold"))[1])
+    log("real book: CPU per figure image (bench/figure_cpu.py)")
+    attempt("figure_cpu", bench_figure_cpu, real, work)
     log("real book: warm rebuilds")
     attempt("real_warm", bench_noop, real, args.real_runs)
     log("real book: one paragraph edited, new process")

@@ -10,6 +10,7 @@ come from `calculations/` through the script, words from the edition's `figures.
 """
 from .blocks import BlockTable, MemoryMap, kv_block_table, memory_map, tiles  # noqa: F401
 from .flow import Flow, stack_flow  # noqa: F401
-from .timeline import Bar, Timeline, pipeline_1f1b, pipeline_gpipe, pipeline_interleaved  # noqa: F401
-from .topology import (RingStep, Topology, fat_tree, ring, ring_allreduce_steps,  # noqa: F401
-                       torus2d, tree)
+from .timeline import (Bar, Timeline, pipeline_1f1b, pipeline_gpipe, pipeline_interleaved,  # noqa: F401
+                       pipeline_zero_bubble, zero_bubble_formula)
+from .topology import (Group, RingStep, Topology, fat_tree, rail_optimised,  # noqa: F401
+                       ring, ring_allreduce_steps, scale_up_domains, torus2d, torus3d, tree)

@@ -31,7 +31,7 @@ FILLS = {
     4: ("#d7c3e8", "\\\\"), 5: ("#e8d8a0", "--"),
     "free": ("#ffffff", ""),
 }
-LINE_STYLES = {"link": "-", "nvlink": "-", "network": "--", "wrap": ":", "core": "-",
+LINE_STYLES = {"link": "-", "nvlink": "-", "network": "--", "wrap": ":", "core": "-", "spine": "-.",
                "pod": "--", "host": ":"}
 _gids = itertools.count()
 
@@ -88,18 +88,37 @@ def draw_timeline(ax, tl: Timeline, row_names: list[str], kind_names: dict, time
 
 
 def draw_topology(ax, topo: Topology, node_size: float = 0.16, label_links: str = "first",
-                  fontsize: float = 8, link_kinds: dict | None = None) -> None:
+                  fontsize: float = 8, link_kinds: dict | None = None, wrap_bend: float = 0.0,
+                  group_label: str = "{label}", legend_cols: int = 0) -> None:
     """Nodes as filled circles (GPUs, hosts) or squares (switches) with their label inside;
     links as lines whose style follows their kind, directed ones with an arrow head; link
-    labels on `all` links, the `first` of each kind, or `none`."""
+    labels on `all` links, the `first` of each kind, or `none`. `wrap_bend` != 0 draws the
+    wraparound links of a torus as arcs bent that much (a straight one would run over its
+    row); each group (a server, a domain) is a box around its nodes, labelled
+    `group_label.format(label=...)` under it."""
     from matplotlib.lines import Line2D
-    from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
+    from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Rectangle
     _bare(ax)
+    where = {n.id: n for n in topo.nodes}
+    for group in topo.groups:
+        xs = [where[m].x for m in group.members]
+        ys = [where[m].y for m in group.members]
+        pad = node_size * 1.8
+        ax.add_patch(FancyBboxPatch((min(xs) - pad, min(ys) - pad), max(xs) - min(xs) + 2 * pad,
+                                    max(ys) - min(ys) + 2 * pad, boxstyle="round,pad=0,rounding_size=0.15",
+                                    facecolor="none", edgecolor="#777777", lw=0.8, ls="--",
+                                    zorder=0.5))
+        ax.text((min(xs) + max(xs)) / 2, min(ys) - pad - 0.1, group_label.format(label=group.label),
+                ha="center", va="top", fontsize=fontsize)
     labelled: set[str] = set()
     for link in topo.links:
-        a, b = topo.node(link.a), topo.node(link.b)
+        a, b = where[link.a], where[link.b]
         ls = LINE_STYLES.get(link.kind, "-")
-        if link.directed:
+        if link.kind == "wrap" and wrap_bend and not link.directed:
+            ax.add_patch(FancyArrowPatch((a.x, a.y), (b.x, b.y), arrowstyle="-",
+                                         connectionstyle=f"arc3,rad={wrap_bend}",
+                                         color="#555555", lw=0.7, ls=ls, zorder=1))
+        elif link.directed:
             dx, dy = b.x - a.x, b.y - a.y
             d = math.hypot(dx, dy) or 1
             sx, sy = a.x + dx / d * node_size * 1.15, a.y + dy / d * node_size * 1.15
@@ -130,14 +149,16 @@ def draw_topology(ax, topo: Topology, node_size: float = 0.16, label_links: str 
             text_on(ax, node.x, node.y, node.label, fill, ha="center", va="center",
                     fontsize=fontsize, zorder=3)
     xs, ys = [n.x for n in topo.nodes], [n.y for n in topo.nodes]
-    pad = 0.5
+    pad = 0.5 + (abs(wrap_bend) if wrap_bend else 0)
     ax.set_xlim(min(xs) - pad, max(xs) + pad)
-    ax.set_ylim(min(ys) - pad, max(ys) + pad)
+    # room under the lowest group for its label
+    ax.set_ylim(min(ys) - pad - (node_size * 1.8 + 0.45 if topo.groups else 0), max(ys) + pad)
     if link_kinds:
         ax.legend(handles=[Line2D([], [], color="#555555", ls=LINE_STYLES.get(k, "-"), label=v)
                            for k, v in link_kinds.items()],
-                  fontsize=fontsize, loc="lower center", bbox_to_anchor=(0.5, -0.12),
-                  ncol=len(link_kinds), frameon=False)
+                  fontsize=fontsize, loc="upper center" if topo.groups else "lower center",
+                  bbox_to_anchor=(0.5, 0.0) if topo.groups else (0.5, -0.12),
+                  ncol=legend_cols or len(link_kinds), frameon=False)
 
 
 def draw_ring_steps(ax, steps: tuple[RingStep, ...], n: int, phase_names: dict,

@@ -33,7 +33,9 @@ def clear_under_text(ax, pad: float = 2.5) -> int:
     from matplotlib.patches import Rectangle
     from matplotlib.transforms import ScaledTranslation
     fig = ax.figure
-    renderer = fig.canvas.get_renderer()
+    # The figure's own renderer (the pipeline draws on an SVG canvas, which has no public
+    # `get_renderer`): the extents it measures are those of the drawing.
+    renderer = fig._get_renderer()
     n = 0
     for text in list(ax.texts):
         gid = text.get_gid() or ""

@@ -29,9 +29,21 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Group:
+    """Nodes drawn inside one box (a server, a scale-up domain), its label under it."""
+    label: str
+    members: tuple[str, ...]
+    kind: str = "server"
+
+
+@dataclass(frozen=True)
 class Topology:
     nodes: tuple[Node, ...]
     links: tuple[Link, ...]
+    groups: tuple[Group, ...] = ()
+
+    def neighbours(self, node_id: str) -> list[str]:
+        return [l.b if l.a == node_id else l.a for l in self.links if node_id in (l.a, l.b)]
 
     def node(self, node_id: str) -> Node:
         return next(n for n in self.nodes if n.id == node_id)
@@ -71,6 +83,90 @@ def torus2d(a: int, b: int, label: str = "") -> Topology:
                 links.append(Link(f"n{r}_{c}", f"n{down}_{c}", label,
                                   "wrap" if down == 0 else "link"))
     return Topology(nodes, tuple(links))
+
+
+def torus3d(a: int, b: int, c: int, label: str = "", depth: tuple[float, float] = (0.45, 0.32)
+            ) -> Topology:
+    """An a x b x c torus (a TPU v4/v5p cube is 4 x 4 x 4): every chip linked to its two
+    neighbours along each axis, the last of each row, column and pillar back to the first
+    (kind `wrap`); drawn in an oblique projection, layer z shifted by `depth` per layer. A
+    side of 2 has one link between its two chips, not two."""
+    if min(a, b, c) < 2:
+        raise ValueError(f"a 3D torus needs at least 2 chips along each axis (got {a}x{b}x{c})")
+    dx, dy = depth
+    nodes = tuple(Node(f"n{x}_{y}_{z}", x + dx * z, -y + dy * z, "gpu", "")
+                  for z in range(c) for y in range(b) for x in range(a))
+    links = []
+    for z in range(c):
+        for y in range(b):
+            for x in range(a):
+                here = f"n{x}_{y}_{z}"
+                for size, nxt, there in ((a, (x + 1) % a, lambda v: f"n{v}_{y}_{z}"),
+                                         (b, (y + 1) % b, lambda v: f"n{x}_{v}_{z}"),
+                                         (c, (z + 1) % c, lambda v: f"n{x}_{y}_{v}")):
+                    if size == 2 and nxt == 0:
+                        continue
+                    links.append(Link(here, there(nxt), label, "wrap" if nxt == 0 else "link"))
+    return Topology(nodes, tuple(links))
+
+
+def rail_optimised(servers: int, gpus: int, spines: int = 0, nvlink_label: str = "",
+                   rail_label: str = "", leaf_label: str = "{i}") -> Topology:
+    """Rail-optimised fabric: GPU i of every server on leaf switch i ("rail i"), so the
+    same-numbered GPUs of all servers are one switch apart; each server's GPUs share its
+    NVLink switch (kind `nvlink`); `spines` switches, if any, join every leaf (kind `spine`)."""
+    if servers < 1 or gpus < 1 or spines < 0:
+        raise ValueError(f"servers and gpus must be >= 1, spines >= 0 "
+                         f"(got {servers}, {gpus}, {spines})")
+    width = servers * (gpus + 1) - 1          # a GPU a unit, a gap between servers
+    nodes, links, groups = [], [], []
+    for s in range(servers):
+        x0 = s * (gpus + 1)
+        members = []
+        nv = f"nv{s}"
+        nodes.append(Node(nv, x0 + (gpus - 1) / 2, -0.08 * width, "switch"))
+        for i in range(gpus):
+            gid = f"g{s}_{i}"
+            nodes.append(Node(gid, x0 + i, 0, "gpu", str(i)))
+            links.append(Link(gid, nv, nvlink_label, "nvlink"))
+            links.append(Link(gid, f"rail{i}", rail_label, "network"))
+            members += [gid]
+        groups.append(Group(str(s), tuple(members + [nv])))
+    for i in range(gpus):
+        nodes.append(Node(f"rail{i}", (i + 0.5) * width / gpus - 0.5, 0.3 * width, "edge",
+                          leaf_label.format(i=i)))
+    for j in range(spines):    # heights in proportion to the width: the picture is not flat
+        nodes.append(Node(f"spine{j}", (j + 0.5) * width / spines - 0.5, 0.45 * width, "core"))
+        links += [Link(f"rail{i}", f"spine{j}", "", "spine") for i in range(gpus)]
+    return Topology(tuple(nodes), tuple(links), tuple(groups))
+
+
+def scale_up_domains(domains: int, gpus: int, fabric_switches: int = 2, nvlink_label: str = "",
+                     network_label: str = "") -> Topology:
+    """Scale-up domains joined by a scale-out fabric: each domain's GPUs all linked to the
+    domain's switch (NVLink, kind `nvlink`: memory semantics, hundreds of GB/s), and each GPU's
+    NIC to one of the fabric's switches (kind `network`, GPU i to switch i mod
+    `fabric_switches`): between two domains every byte takes the slower path."""
+    if domains < 1 or gpus < 1 or fabric_switches < 1:
+        raise ValueError(f"domains, gpus and fabric_switches must be >= 1 "
+                         f"(got {domains}, {gpus}, {fabric_switches})")
+    width = domains * (gpus + 1) - 1
+    nodes, links, groups = [], [], []
+    for d in range(domains):
+        x0 = d * (gpus + 1)
+        sw = f"dom{d}"
+        nodes.append(Node(sw, x0 + (gpus - 1) / 2, -1.3, "switch"))
+        members = [sw]
+        for i in range(gpus):
+            gid = f"g{d}_{i}"
+            nodes.append(Node(gid, x0 + i, 0, "gpu", str(i)))
+            links.append(Link(gid, sw, nvlink_label, "nvlink"))
+            links.append(Link(gid, f"fab{i % fabric_switches}", network_label, "network"))
+            members.append(gid)
+        groups.append(Group(str(d), tuple(members), "domain"))
+    for j in range(fabric_switches):
+        nodes.append(Node(f"fab{j}", (j + 0.5) * width / fabric_switches - 0.5, 3.5, "core"))
+    return Topology(tuple(nodes), tuple(links), tuple(groups))
 
 
 def tree(depth: int, fanout: int) -> Topology:

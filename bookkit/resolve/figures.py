@@ -183,11 +183,58 @@ def _share_mathtext_layouts(mathtext) -> None:
     parser._bookkit_shared = True
 
 
+def _share_text_metrics(text) -> None:
+    """One memo of text extents per process and kind of renderer, instead of one per renderer.
+
+    matplotlib memoises a string's (width, height, descent) per renderer *instance*, and every
+    figure, and every pass over one (layout, then drawing), makes a new renderer: the tick
+    labels "0", "10", "20"... were measured with FreeType again for every figure, ~15 % of
+    drawing the book's figures. The extents depend only on the string, the font properties,
+    math or not, the dpi (all in matplotlib's key) and the kind of renderer (SVG: unhinted
+    outlines; Agg: hinted by rcParams); they key this memo. Written by hand because
+    matplotlib offers no setting for it; `_get_text_metrics_function` is private, hence the
+    guard (and matplotlib's version keys the figure cache).
+    """
+    import weakref
+    original = getattr(text, "_get_text_metrics_function", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+    import matplotlib
+    memos: dict = {}
+    per_renderer: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+    def metrics_function(renderer):
+        found = per_renderer.get(renderer)
+        if found is not None:
+            return found
+        # A vector backend's MixedModeRenderer measures with the renderer it wraps (`_renderer`)
+        inner = getattr(renderer, "_renderer", None)
+        kind = (type(renderer), type(inner), matplotlib.rcParams["text.hinting"],
+                matplotlib.rcParams["text.hinting_factor"])
+        memo = memos.setdefault(kind, {})
+        ref = weakref.ref(renderer)     # no cycle: the memo outlives the renderer
+
+        def measure(s, prop, ismath, dpi):
+            key = (s, prop, ismath, dpi)
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = ref().get_text_width_height_descent(s, prop, ismath)
+            return value
+
+        per_renderer[renderer] = measure
+        return measure
+
+    metrics_function._bookkit_shared = True
+    text._get_text_metrics_function = metrics_function
+
+
 def _setup_matplotlib():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.mathtext
+    import matplotlib.text
     _share_mathtext_layouts(matplotlib.mathtext)
+    _share_text_metrics(matplotlib.text)
     from matplotlib import font_manager
     # Register the CJK fonts by file: a font cache made before they were installed would
     # otherwise make matplotlib fall back silently to a font without CJK glyphs (tofu). Once per
@@ -287,7 +334,15 @@ def draw_figure(script: str, lang: str, root: str,
         t = FigureText(words or {}, lang, number_lang)
         t.inputs = dict(inputs or {})
         size = getattr(module, "SIZE", (6.4, 3.6))
-        fig = plt.figure(figsize=size)
+        from matplotlib.backends.backend_svg import FigureCanvasSVG
+        from matplotlib.figure import Figure
+        # No pyplot figure manager (no script uses pyplot), and an SVG canvas: `tight_layout`
+        # then measures the text with the SVG writer's renderer, so the extents measured for
+        # the layout are those the drawing uses (the shared memo above) instead of a second,
+        # hinted set from Agg; the PDF is drawn from the same layout.
+        # 72 dpi, the SVG and PDF writers' own: the layout is measured at the dpi it is drawn at.
+        fig = Figure(figsize=size, dpi=72)
+        FigureCanvasSVG(fig)
         module.draw(fig, t)
         describe = getattr(module, "describe", None)
         description = str(describe(t)) if callable(describe) else ""
@@ -302,7 +357,6 @@ def draw_figure(script: str, lang: str, root: str,
             fig.savefig(saved[fmt], format=fmt, metadata=SAVE_METADATA[fmt])
         from matplotlib.text import Text
         texts = tuple(t.get_text() for t in fig.findobj(Text) if t.get_text().strip())
-        plt.close(fig)
     for w in caught:
         message = str(w.message)
         if "Glyph" in message or "missing from" in message or "findfont" in message:

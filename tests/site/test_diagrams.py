@@ -137,3 +137,93 @@ def test_stack_flow_layout_and_unknown_boxes():
     assert f.box("hbm").y > f.box("dram").y > f.box("ssd").y
     with pytest.raises(ValueError, match="not in the stack"):
         d.stack_flow([("a", "A", "")], [("a", "b", "")])
+
+
+# --- issue 26's remaining vocabulary: zero bubble, 3D torus, rail-optimised, scale-up domains
+
+@pytest.mark.parametrize("p, m", [(2, 2), (4, 4), (4, 8), (4, 16), (8, 8), (8, 32)])
+def test_zero_bubble_is_the_papers_formula_and_a_third_of_1f1b_idle(p, m):
+    tl = d.pipeline_zero_bubble(p, m)
+    assert tl.bubble_fraction == pytest.approx(d.zero_bubble_formula(p, m), abs=1e-12)
+    assert tl.bubble_fraction == pytest.approx((p - 1) / (3 * m + p - 1), abs=1e-12)
+    one_f_one_b = d.pipeline_1f1b(p, m, 1.0, 2.0)     # its backward is B + W
+    idle = tl.rows * tl.span - sum(tl.busy(r) for r in range(p))
+    idle_1f1b = one_f_one_b.rows * one_f_one_b.span - sum(one_f_one_b.busy(r) for r in range(p))
+    assert idle * 3 == pytest.approx(idle_1f1b)
+
+
+@pytest.mark.parametrize("times", [(1.0, 2.0, 1.0), (2.0, 1.0, 1.0)])
+def test_zero_bubble_unequal_times_follow_the_formula(times):
+    tl = d.pipeline_zero_bubble(4, 8, *times)
+    assert tl.bubble_fraction == pytest.approx(d.zero_bubble_formula(4, 8, *times), abs=1e-12)
+
+
+def test_zero_bubble_respects_dependencies_and_memory():
+    p, m = 4, 12
+    tl = d.pipeline_zero_bubble(p, m)
+    at = {(b.kind, b.row, int(b.label)): b for b in tl.bars}
+    assert len(at) == 3 * p * m                     # every F, B and W once
+    for (kind, s, i), bar in at.items():
+        if kind == "F" and s > 0:
+            assert bar.start >= at[("F", s - 1, i)].end
+        if kind == "B":
+            assert bar.start >= at[("F", s, i)].end
+            if s < p - 1:
+                assert bar.start >= at[("B", s + 1, i)].end
+        if kind == "W":
+            assert bar.start >= at[("B", s, i)].end
+    for s in range(p):          # one thing at a time on a device
+        bars = [b for b in tl.bars if b.row == s]
+        assert all(a.end <= b.start + 1e-12 for a, b in zip(bars, bars[1:]))
+    # stage 1 never puts a W off: its activations peak at 1F1B's p micro-batches
+    events = sorted([(b.start, 1) for b in tl.bars if b.row == 0 and b.kind == "F"]
+                    + [(b.end, -1) for b in tl.bars if b.row == 0 and b.kind == "W"])
+    held = peak = 0
+    for _, step in events:
+        held += step
+        peak = max(peak, held)
+    assert peak == p
+
+
+@pytest.mark.parametrize("a, b, c", [(4, 4, 4), (2, 3, 4), (3, 3, 3)])
+def test_torus3d_counts_degrees_and_wraparound(a, b, c):
+    t = d.torus3d(a, b, c, label="100 GB/s")
+    assert len(t.nodes) == a * b * c
+    sides = (a, b, c)
+    per_axis = [a * b * c if n > 2 else a * b * c // 2 for n in sides]
+    assert len(t.links) == sum(per_axis)
+    assert {t.degree(n.id) for n in t.nodes} == {sum(2 if n > 2 else 1 for n in sides)}
+    wraps = [l for l in t.links if l.kind == "wrap"]
+    assert len(wraps) == sum(a * b * c // n for n in sides if n > 2)
+    assert ("n0_0_0" in t.neighbours(f"n{a - 1}_0_0")) and all(l.label == "100 GB/s" for l in t.links)
+    with pytest.raises(ValueError):
+        d.torus3d(1, 4, 4)
+
+
+def test_rail_optimised_puts_gpu_i_of_every_server_on_leaf_i():
+    servers, gpus, spines = 4, 8, 2
+    t = d.rail_optimised(servers, gpus, spines, nvlink_label="450 GB/s", rail_label="50 GB/s")
+    assert t.count("gpu") == servers * gpus and t.count("edge") == gpus and t.count("core") == spines
+    for i in range(gpus):
+        assert sorted(t.neighbours(f"rail{i}")) == sorted(
+            [f"g{s}_{i}" for s in range(servers)] + [f"spine{j}" for j in range(spines)])
+    for s in range(servers):
+        assert t.degree(f"nv{s}") == gpus and t.degree(f"g{s}_0") == 2   # NVLink + its rail
+    assert [g.label for g in t.groups] == [str(s) for s in range(servers)]
+    assert {l.label for l in t.links if l.kind == "network"} == {"50 GB/s"}
+    assert {l.label for l in t.links if l.kind == "nvlink"} == {"450 GB/s"}
+    with pytest.raises(ValueError):
+        d.rail_optimised(0, 8)
+
+
+def test_scale_up_domains_joined_only_by_the_fabric():
+    t = d.scale_up_domains(3, 4, fabric_switches=2, nvlink_label="nv", network_label="net")
+    assert len(t.groups) == 3 and t.count("gpu") == 12
+    nv = [l for l in t.links if l.kind == "nvlink"]
+    net = [l for l in t.links if l.kind == "network"]
+    assert len(nv) == 12 and len(net) == 12
+    # NVLink never leaves a domain; every cross-domain path goes through a fabric switch
+    dom = {m: g.label for g in t.groups for m in g.members}
+    assert all(dom[l.a] == dom[l.b] for l in nv)
+    assert all(l.b.startswith("fab") for l in net)
+    assert t.degree("fab0") == 6 and t.degree("fab1") == 6

@@ -1,0 +1,36 @@
+"""`make bench`'s figure row: bench/figure_cpu.py measures real drawings (no timing is
+asserted, only what is counted), and bench/run.py writes its numbers as a summary row and a
+section of results.md."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+
+import figure_cpu  # noqa: E402
+import run  # noqa: E402
+
+
+def test_measure_counts_images_and_svg_bytes_per_chapter_page():
+    r = figure_cpu.measure(str(REPO), ("svg",), only="ch07_fat_tree")
+    assert r["failed"] == []
+    assert r["scripts"] == 1 and r["images"] == 3          # one script x three languages
+    assert r["pages"] == 3                                   # chapter 7 in each language
+    assert 5 < r["svg_page_mean_gz_kb"] < r["svg_page_mean_kb"] <= r["svg_page_max_kb"]
+    assert r["mean_ms"] > 0 and r["ratio"] == r["mean_ms"] / figure_cpu.BASELINE_MS
+
+
+def test_report_has_the_row_and_the_section():
+    fc = {"images": 207, "scripts": 69, "cpu_total_s": 20.7, "mean_ms": 100.0, "median_ms": 90.0,
+          "baseline_ms": 240.0, "goal_ms": 96.0, "ratio": 100 / 240, "pages": 39,
+          "svg_page_mean_kb": 500.0, "svg_page_max_kb": 700.0, "svg_page_mean_gz_kb": 100.0,
+          "slowest": [[300, "ch10_1f1b_schedule|en"]], "failed": []}
+    rows = "\n".join(run.real_summary_rows({"figure_cpu": fc}))
+    assert "| average CPU per figure image (207 images, SVG) | 100 ms | 240 ms (baseline) | 0.42× |" in rows
+    assert "| **no** |" in rows.split("average CPU")[1].split("\n")[0]      # 100 ms > 96 ms
+    section = "\n".join(run.figure_cpu_section(fc, None))
+    assert "**100 ms**" in section and "39 pages" in section
+    missing = "\n".join(run.figure_cpu_section(None, "bench/figure_cpu.py exited 1: boom"))
+    assert "Not measured" in missing and "boom" in missing
