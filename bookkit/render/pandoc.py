@@ -293,6 +293,19 @@ end
 """
 
 LUA_LATEX = r"""
+-- The author's file:line before each block (render/pandoc_markdown.source_marker) becomes a TeX
+-- comment in book.tex, which render/latex_errors.py reads back. Only digits and a one-line path
+-- pass: a marker can never put anything but a comment into the TeX.
+function Div(d)
+  if d.classes:includes("bookkit-source") then
+    local line, path = d.attributes["line"], d.attributes["path"]
+    if line and path and line:match("^%d+$") and not path:find("[\r\n]") then
+      return pandoc.RawBlock("latex", "% bookkit-source " .. line .. " " .. path)
+    end
+    return {}
+  end
+end
+
 -- xeCJK drops spaces between CJK characters: keep the gap in "第 1 章 入门" headings.
 local function is_cjk(cp) return cp and cp >= 0x2E80 end
 local function last_cp(s) local c; for _, x in utf8.codes(s) do c = x end; return c end
@@ -352,6 +365,11 @@ end
 
 # EPUB: figures are SVG (the PDF next to it is for LaTeX).
 LUA_EPUB = r"""
+-- the LaTeX source markers carry nothing for a reader
+function Div(d)
+  if d.classes:includes("bookkit-source") then return {} end
+end
+
 function Image(img)
   -- A figure with a caption line of its own keeps the author's alt text (`fig-alt`, written by
   -- bookkit/render/pandoc_realworld.py) as the image's alt; the caption is the figcaption.

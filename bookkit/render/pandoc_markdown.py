@@ -36,8 +36,11 @@ ESCAPE_RE = re.compile(r"([\\`*_\[\]$<>@~^|{}#])")
 
 
 def source_marker(path: Path, line: int) -> str:
-    """A raw LaTeX block holding `% bookkit-source LINE PATH` (nothing in the EPUB)."""
-    return f"```{{=latex}}\n{latex_errors.MARKER} {line} {path}\n```"
+    """An empty Div naming the author's file and line; the LaTeX filter (`render/pandoc.py`,
+    LUA_LATEX) turns it into the TeX comment `% bookkit-source LINE PATH`, the EPUB filter drops
+    it. Not a raw LaTeX block: a translation is read with raw TeX off (the trust boundary), and
+    Pandoc then printed the block as code in the translations' PDFs, build paths and all."""
+    return f'::: {{.{latex_errors.MARKER_CLASS} line="{line}" path="{path}"}}\n:::'
 
 
 def escape(text: str) -> str:

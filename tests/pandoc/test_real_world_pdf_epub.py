@@ -52,6 +52,10 @@ def test_pdf_numbers_once_and_shows_captions(real_builds, ed):
     text = subprocess.run(["pdftotext", "-layout", str(pdf.output), "-"], capture_output=True,
                           text=True, check=True).stdout
     body = text.split("def pick_batch")[0]      # the code listing keeps its own "第 3 章"
+    # the author's file:line reaches book.tex as TeX comments, in the original and in a
+    # translation (read with raw TeX off), and never the page
+    assert re.search(r"^% bookkit-source \d+ \S.*\.md$", tex, re.M)
+    assert "bookkit-source" not in text
     chapter, title, typed = TITLE[ed]
     assert _squash(chapter + title) in _squash(text)
     assert typed not in body and "7.1" not in body
@@ -93,6 +97,7 @@ def test_epub_has_images_captions_anchors_and_links(real_builds, ed):
     assert 'id="kv-budget"' in xhtml and re.search(r'href="ch\d+\.xhtml#kv-budget"', xhtml)
     assert 'href="https://example.org/repo/blob/main/calculations/kv_demo.py"' in xhtml
     assert TITLE[ed][2] not in xhtml.split("pick_batch")[0]
+    assert "bookkit-source" not in xhtml            # the PDF's source markers stay out
 
 
 def test_export_writes_a_map_back_to_the_sources(real_builds):
