@@ -24,6 +24,9 @@ __all__ = [
     "gemm_intensity", "elementwise_intensity", "operator_rows",
     "fused_chain_bytes", "attention_io", "Kernel", "decode_kernels", "pipeline_time", "decode_launch",
     "waves", "overlap_time",
+    "H100_MAX_WARPS_PER_SM", "H100_REGS_PER_SM", "H100_SCHEDULERS_PER_SM", "SMEM_BANKS",
+    "SMEM_BANK_BYTES", "latency_hiding", "bank_conflict_ways", "online_softmax",
+    "padded_rows", "moe_routing_counts",
 ]
 
 # H100 SXM5: 132 SMs (Hopper architecture whitepaper); up to 228 KiB shared memory per SM
@@ -395,6 +398,100 @@ def overlap_time(compute_s: float, copy_s: float, chunks: int = 1) -> dict:
     return {"compute_s": compute_s, "copy_s": copy_s, "chunks": chunks, "serial_s": serial,
             "overlapped_s": over, "bound_s": max(compute_s, copy_s),
             "hidden_fraction": (serial - over) / min(compute_s, copy_s) if min(compute_s, copy_s) > 0 else 1.0}
+
+
+# ======================================================= occupancy and latency hiding
+# Compute capability 9.0 (H100): at most 64 resident warps and 64K 32-bit registers per SM, four
+# warp schedulers (SM sub-partitions) per SM; shared memory in 32 banks of 4 bytes, successive
+# 4-byte words in successive banks (CUDA C++ Programming Guide, "Compute Capabilities" table and
+# the shared-memory section of compute capability 5.x onward; Hopper architecture whitepaper).
+H100_MAX_WARPS_PER_SM = 64
+H100_REGS_PER_SM = 65536
+H100_SCHEDULERS_PER_SM = 4
+SMEM_BANKS = 32
+SMEM_BANK_BYTES = 4
+
+
+def latency_hiding(latency_cycles: float, work_cycles: float, warps: int) -> dict:
+    """One warp scheduler round-robins `warps` warps; each warp issues `work_cycles` of
+    independent instructions, then waits `latency_cycles` for a load its next work depends on.
+    A warp's period is work + latency; in that time the scheduler can issue for `warps` x work
+    cycles, so busy = min(1, warps x work / (work + latency)) and the warps needed to keep it
+    busy are ceil((work + latency) / work). The model of Little's law applied to warps: the
+    latency is hidden when there is enough independent work in flight."""
+    _pos_num(latency_cycles, "latency_cycles", zero_ok=True)
+    _pos_num(work_cycles, "work_cycles")
+    _pos_int(warps, "warps")
+    period = work_cycles + latency_cycles
+    return {"latency_cycles": latency_cycles, "work_cycles": work_cycles, "warps": warps,
+            "period_cycles": period, "busy": min(1.0, warps * work_cycles / period),
+            "warps_needed": math.ceil(period / work_cycles)}
+
+
+def bank_conflict_ways(stride_words: int, threads: int = 32, banks: int = SMEM_BANKS) -> int:
+    """Thread i of a warp reads the 4-byte word i x stride_words of shared memory; word w lives in
+    bank w mod banks. Distinct words in one bank are served one after another, so the access
+    takes as many passes as the busiest bank has words (1 = conflict-free)."""
+    _pos_int(stride_words, "stride_words")
+    _pos_int(threads, "threads")
+    _pos_int(banks, "banks")
+    per_bank: dict = {}
+    for i in range(threads):
+        per_bank.setdefault((i * stride_words) % banks, set()).add(i * stride_words)
+    return max(len(v) for v in per_bank.values())
+
+
+def online_softmax(scores: list, tile: int) -> dict:
+    """Softmax statistics of one row of scores arriving `tile` at a time (FlashAttention's online
+    softmax): after each tile, the running max m and the running sum l of exp(s - m). When the
+    max grows from m_old to m_new, the old sum is rescaled by exp(m_old - m_new) before the
+    tile's own terms are added; the final (m, l) equals the one-pass max and sum exactly (up to
+    rounding)."""
+    if not scores:
+        raise KernelError("scores: need at least one score")
+    _pos_int(tile, "tile")
+    m, l, steps = -math.inf, 0.0, []
+    for at in range(0, len(scores), tile):
+        chunk = scores[at:at + tile]
+        m_new = max(m, max(chunk))
+        scale = math.exp(m - m_new) if m != -math.inf else 0.0
+        l = l * scale + sum(math.exp(s - m_new) for s in chunk)
+        steps.append({"m": m_new, "l": l, "scale": scale, "tile_max": max(chunk)})
+        m = m_new
+    full_m = max(scores)
+    full_l = sum(math.exp(s - full_m) for s in scores)
+    return {"steps": steps, "m": m, "l": l, "full_m": full_m, "full_l": full_l}
+
+
+# ================================================================ padding waste
+def padded_rows(rows: list, tile: int) -> dict:
+    """Groups of rows (one matmul each, e.g. the tokens routed to each expert) computed in tiles
+    of `tile` rows: each group is padded up to a multiple of the tile (an empty group costs
+    nothing). useful = sum(rows) / sum(padded)."""
+    _pos_int(tile, "tile")
+    if not rows or any(not isinstance(r, int) or r < 0 for r in rows):
+        raise KernelError(f"rows: need non-negative integers, got {rows!r}")
+    padded = [math.ceil(r / tile) * tile for r in rows]
+    total = sum(padded)
+    return {"rows": list(rows), "tile": tile, "padded": padded, "used": sum(rows),
+            "padded_total": total, "useful": sum(rows) / total if total else 1.0}
+
+
+def moe_routing_counts(tokens: int, experts: int, top_k: int, seed: int = 0) -> list:
+    """Tokens per expert when each of `tokens` tokens picks `top_k` distinct experts uniformly at
+    random (a seeded draw, so the book's numbers do not change between builds): the balanced case,
+    with no popular experts; real routers are more skewed (chapter 9)."""
+    import random
+    for v, nm in ((tokens, "tokens"), (experts, "experts"), (top_k, "top_k")):
+        _pos_int(v, nm)
+    if top_k > experts:
+        raise KernelError(f"top_k {top_k} > experts {experts}")
+    rng = random.Random(seed)
+    counts = [0] * experts
+    for _ in range(tokens):
+        for e in rng.sample(range(experts), top_k):
+            counts[e] += 1
+    return counts
 
 
 # ===================================================================== CLI

@@ -255,3 +255,52 @@ def test_cli_bad_input_exits_2(capsys):
     with pytest.raises(SystemExit) as e:
         calc.main(["launch", "--model", "deepseek-v3"])
     assert e.value.code == 2
+
+
+# ----------------------------------------------- occupancy, bank conflicts, online softmax
+def test_latency_hiding_by_hand():
+    # 700 cycles of latency, 100 of work: a period of 800, 8 warps keep a scheduler busy
+    r = kernels.latency_hiding(700, 100, 4)
+    assert r["warps_needed"] == 8 and r["busy"] == pytest.approx(0.5)
+    assert kernels.latency_hiding(700, 100, 8)["busy"] == 1.0
+    assert kernels.latency_hiding(700, 100, 12)["busy"] == 1.0
+    with pytest.raises(kernels.KernelError):
+        kernels.latency_hiding(700, 0, 4)
+
+
+def test_bank_conflicts_by_hand():
+    assert kernels.bank_conflict_ways(1) == 1          # consecutive words: one per bank
+    assert kernels.bank_conflict_ways(32) == 32        # a column of a 32 x 32 float tile
+    assert kernels.bank_conflict_ways(33) == 1         # the same column, rows padded by a word
+    assert kernels.bank_conflict_ways(2) == 2          # stride 2: banks 0, 2, ..., two words each
+    assert kernels.bank_conflict_ways(16) == 16
+
+
+def test_online_softmax_equals_one_pass():
+    import math
+    s = [1.0, 3.0, 0.5, 2.0, 4.0, 1.5, 0.0, 2.5]
+    r = kernels.online_softmax(s, 4)
+    assert r["m"] == r["full_m"] == 4.0 and r["l"] == pytest.approx(r["full_l"], rel=1e-12)
+    first = r["steps"][0]
+    assert first["m"] == 3.0 and first["l"] == pytest.approx(sum(math.exp(x - 3) for x in s[:4]))
+    assert r["steps"][1]["scale"] == pytest.approx(math.exp(-1.0))
+    # one tile is the one-pass softmax; a tile per score still ends at the same sum
+    assert kernels.online_softmax(s, 1)["l"] == pytest.approx(r["full_l"])
+    with pytest.raises(kernels.KernelError):
+        kernels.online_softmax([], 4)
+
+
+def test_padded_rows_by_hand():
+    r = kernels.padded_rows([8, 0, 65, 64], 64)
+    assert r["padded"] == [64, 0, 128, 64] and r["used"] == 137
+    assert r["useful"] == pytest.approx(137 / 256)
+    with pytest.raises(kernels.KernelError):
+        kernels.padded_rows([3, -1], 64)
+
+
+def test_moe_routing_counts_sum_and_repeat():
+    c = kernels.moe_routing_counts(256, 256, 8, seed=0)
+    assert sum(c) == 256 * 8 and len(c) == 256
+    assert c == kernels.moe_routing_counts(256, 256, 8, seed=0)      # same draw every build
+    with pytest.raises(kernels.KernelError):
+        kernels.moe_routing_counts(4, 8, 9)
