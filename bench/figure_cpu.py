@@ -50,7 +50,7 @@ def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "") -> d
     per: dict[str, float] = {}
     pages: dict[str, list[int]] = {}
     failed = []
-    for lang in F.LANGS:
+    for lang in folders:        # the book's three editions
         for script in scripts:
             stem = os.path.basename(script)[:-3]
             table = words[lang].get(stem)

@@ -12,7 +12,6 @@ Conventions, so that every diagram reads in both site themes and without colour:
 """
 from __future__ import annotations
 
-import itertools
 import math
 
 from .blocks import BlockTable, MemoryMap
@@ -33,7 +32,6 @@ FILLS = {
 }
 LINE_STYLES = {"link": "-", "nvlink": "-", "network": "--", "wrap": ":", "core": "-", "spine": "-.",
                "pod": "--", "host": ":"}
-_gids = itertools.count()
 
 
 def fill_of(kind) -> tuple[str, str]:
@@ -44,7 +42,12 @@ def text_on(ax, x, y, s, fill: str | None = None, **kw):
     """A text; on a fill, in the fill's ink and tagged with the fill for the contrast test."""
     if fill is not None and fill != "#ffffff":
         kw.setdefault("color", INK_ON_FILL)
-        kw["gid"] = f"bkt{next(_gids)}-on-{fill.lstrip('#')}"
+        # numbered per figure, not per process: a worker draws many figures, in an order that
+        # depends on scheduling, and the SVG must be the same bytes whichever it drew first
+        fig = ax.figure
+        n = getattr(fig, "_bookkit_text_ids", 0)
+        fig._bookkit_text_ids = n + 1
+        kw["gid"] = f"bkt{n}-on-{fill.lstrip('#')}"
         # a plain patch of the fill behind the label: the hatch never runs through the text
         kw.setdefault("bbox", {"facecolor": fill, "edgecolor": "none", "pad": 1.0})
     return ax.text(x, y, s, **kw)

@@ -71,6 +71,22 @@ def regions(tokens, path, text: str | None = None) -> list[Region]:
     return found
 
 
+def figure_inputs(tokens, region: Region, folder) -> set[str]:
+    """The `INPUTS` of the figure scripts drawn inside `region`: a variant must carry those
+    values, or the figure's variants are never drawn when only an unbound input changes."""
+    from pathlib import Path
+    from .figures import script_inputs
+    found: set[str] = set()
+    for tok in tokens:
+        if tok.type != "inline" or not tok.map or not region.start <= tok.map[0] < region.end:
+            continue
+        for child in tok.children or ():
+            src = str(child.attrGet("src") or "") if child.type == "image" else ""
+            if src.endswith(".py") and (Path(folder) / src).is_file():
+                found.update(script_inputs(Path(folder) / src))
+    return found
+
+
 def bound_names(tokens) -> dict[str, set]:
     """The names each region binds (in prose and in math)."""
     from ..markdown import BOUND_RE
@@ -230,7 +246,10 @@ def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout
             sc = declared[region.name]
             # Cells after the region cannot change what it shows.
             payload = [(c.line, c.code) for c in cells if c.line - 1 < region.end]
-            wanted = sorted(names.get(region.name, ()))
+            # what the region shows: its bound numbers, and the cell values its figures draw
+            # (`INPUTS`), which need not be bound anywhere (a model's id picks the model)
+            wanted = sorted(set(names.get(region.name, ()))
+                            | figure_inputs(tokens, region, chapter.path.parent))
             versions = versions or library_versions()
             key = key_of("whatif", rel, payload, versions, sc.name,
                          [(c.key, list(c.options), c.default) for c in sc.choices],

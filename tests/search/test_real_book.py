@@ -87,7 +87,10 @@ GOLDEN = {
         ('pipeline bubble', 'training-systems.html#sec-training-systems-bubbles'),
         ('Erlang C', 'scheduling-environments.html#sec-scheduling-environments-erlang'),
         ('MIG', 'scheduling-environments.html#sec-scheduling-environments-sharing'),
-        ('energy per token', 'device-edge-cloud.html#sec-device-edge-cloud-energy'),
+        # chapter 4's "Energy: how many joules a decode step takes" (joules per token at batch 1
+        # and 64) answers this before chapter 12's battery budget
+        ('energy per token', 'accelerators.html#sec-accelerators-energy'),
+        ('tokens in a battery', 'device-edge-cloud.html#sec-device-edge-cloud-energy'),
         ('ZeRO', 'training-systems.html#sec-training-systems-zero'),
         ('fusion', 'operators-runtime.html#sec-operators-runtime-fusion'),
     ]),

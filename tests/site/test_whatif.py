@@ -107,7 +107,44 @@ def _pipeline(choice: dict) -> dict:
             "pipe_bubble": (tr.pipeline_bubble_fraction(p, m), "pct digits=1")}
 
 
-EXPECTED = {("getting-started", "decode"): _decode, ("accelerators", "matmul"): _matmul,
+def _ppdecode(choice: dict) -> dict:
+    from calculations import formulas, hardware, models
+    llama, h100 = models.get("llama-3.1-70b"), hardware.get("h100")
+    one = formulas.decode_step(llama, batch=1, context=4096, hw=h100).time_s   # the chapter's dec_ctx
+    n = int(choice["stages"])
+    hop = llama.hidden_size * 2 / h100.link_unidirectional     # one token's BF16 hidden state
+    latency = n * (one / n) + (n - 1) * hop
+    return {"pp_n": (n, "int"), "pp_token_latency": (latency, "si unit=ms digits=1"),
+            "pp_rate_gain": (n * one / latency, "num digits=2")}
+
+
+def _linkfail(choice: dict) -> dict:
+    from calculations import models
+    # the slowdown also depends on the chapter's NCCL latency terms; the model is what changes
+    return {"fail_model": (models.get(choice["model"]).name, None)}
+
+
+def _cow(choice: dict) -> dict:
+    from calculations import sampling
+    c = sampling.cow_fork(int(choice["prompt"]), 4, 16)     # 4 samples, the chapter's 16-token blocks
+    return {"cow_prompt": (int(choice["prompt"]), "int"), "cow_blocks": (c["prompt_blocks"], "int"),
+            "cow_copies": (c["copies"], "int"), "cow_saving": (c["saving"], "pct digits=0")}
+
+
+def _transport(choice: dict) -> dict:
+    from calculations import formulas, hardware, models, transport
+    rate = formulas.decode_step(models.get("qwen3-8b"), 64, 2048, hardware.get("h100"),
+                                dtype="bf16").tokens_per_s_per_sequence
+    rtt = int(choice["rtt"]) / 1000
+    return {"tp_rtt_ms": (int(choice["rtt"]), "int"),
+            "tp_fast": (transport.stall_s(rate, rtt)["stall_s"], "si unit=ms digits=0"),
+            "tp_rto": (transport.stall_s(rate, rtt, segments_after=1)["stall_s"],
+                       "si unit=ms digits=0")}
+
+
+EXPECTED = {("getting-started", "decode"): _decode, ("supernodes", "ppdecode"): _ppdecode,
+            ("datacenter-networks", "linkfail"): _linkfail,
+            ("inference-optimization", "cow"): _cow, ("device-edge-cloud", "transport"): _transport, ("accelerators", "matmul"): _matmul,
             ("workloads", "phases"): _phases, ("model-architecture", "kvlong"): _kvlong,
             ("scheduling-environments", "kvhold"): _kvhold,
             ("device-edge-cloud", "edge"): _edge,
@@ -152,10 +189,13 @@ def _snapshot(page, name: str) -> dict:
 
 
 def _numbers(page, name: str) -> dict:
-    """Bound name -> (text shown, provenance) inside the region."""
+    """Bound name -> (text shown, provenance) in the region's prose. A figure's description
+    follows its drawing, which is fetched after the choice (test_diagram_whatif.py checks it):
+    its numbers are left out here."""
     return page.evaluate("""name => {
         const out = {};
         document.querySelectorAll('#wi-' + name + ' .num[data-name]').forEach(el => {
+            if (el.closest('.fig-desc')) return;
             const t = [...el.childNodes].find(n => n.nodeType === 3);
             const p = el.querySelector('.prov');
             out[el.dataset.name] = [t ? t.data : '', el.dataset.prov || (p ? p.textContent : '')];
