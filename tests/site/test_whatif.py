@@ -208,7 +208,8 @@ def _select(page, name: str, key: str, value: str) -> None:
     page.select_option(f"#wi-{name} select[data-whatif='{key}']", value)
     page.wait_for_function("""([name, key, value]) => {
         const r = document.getElementById('wi-' + name);
-        return (r.dataset.whatifCurrent || '').split(',').includes(value);
+        return (r.dataset.whatifCurrent || '').split(',').includes(value)
+            && !r.querySelector('[data-whatif-pending]');     // its figures' drawings are in
     }""", arg=[name, key, value])
 
 
@@ -293,8 +294,9 @@ def test_choice_survives_reload_and_reset_restores(page_factory, built_site, sit
     changed = _snapshot(page, name)
     assert f"wi-{name}=" in page.url and page.url.endswith(f"#wi-{name}")
     page.reload()
-    page.wait_for_function("name => document.getElementById('wi-' + name).dataset.whatifCurrent",
-                           arg=name)
+    page.wait_for_function("name => { const r = document.getElementById('wi-' + name); "
+                           "return r.dataset.whatifCurrent && "
+                           "!r.querySelector('[data-whatif-pending]'); }", arg=name)
     assert selects.first.input_value() == value
     assert _snapshot(page, name) == changed
     page.click(f"#wi-{name} .whatif-reset")
@@ -312,8 +314,9 @@ def test_keyboard_phone_width_and_no_server(page_factory, built_site):
     select = page.locator(f"#wi-{name} select[data-whatif]").first
     select.focus()
     page.keyboard.press("ArrowDown")
-    page.wait_for_function("name => document.getElementById('wi-' + name).dataset.whatifCurrent",
-                           arg=name)
+    page.wait_for_function("name => { const r = document.getElementById('wi-' + name); "
+                           "return r.dataset.whatifCurrent && "
+                           "!r.querySelector('[data-whatif-pending]'); }", arg=name)
     assert _snapshot(page, name)["inside"] != book["inside"]
     overflow = page.evaluate("""name => {
         const c = document.querySelector('#wi-' + name + ' .whatif-controls');

@@ -82,6 +82,10 @@
         if (fig.desc) fig.desc.innerHTML = fig.text;
         return;
       }
+      // While a drawing is on its way the figure says so (data-whatif-pending), for scripts
+      // and tests that need the region settled; a counter, since the reader may pick again.
+      fig.pending = (fig.pending || 0) + 1;
+      fig.el.setAttribute("data-whatif-pending", "");
       fetch(src).then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
         .then(function (svgText) {
           if (fig.shown !== src) return;      // the reader picked again meanwhile
@@ -97,7 +101,11 @@
           svg.style.height = "auto";
           fig.el.querySelector("svg.bk-fig, img").replaceWith(svg);
           if (fig.desc) fig.desc.textContent = text;
-        }).catch(function () { /* keep the drawing shown */ });
+        }).catch(function () { /* keep the drawing shown */ })
+        .then(function () {
+          fig.pending -= 1;
+          if (!fig.pending) fig.el.removeAttribute("data-whatif-pending");
+        });
     }
 
     function current() { return selects.map(function (s) { return s.value; }).join(","); }
