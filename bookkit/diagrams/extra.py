@@ -6,6 +6,9 @@
   behind it, so the hatch does not run through the letters. The contrast of such a text is
   the one the test suite already checks (ink on the fill), now also where the hatch was.
   Call it at the end of `draw`.
+- `arrows_both_ways(ax, x0, x1, out_label, back_label)`: two arrows between two side-by-side
+  boxes, one each way, each labelled on its own side (`draw_flow` puts an arrow's label at its
+  middle, so two opposite arrows would print their labels on top of each other).
 - `timeline(rows, bars)`: a Timeline from explicit bars (row, start, end, kind, label), for
   schedules that are not pipeline orders (a kernel launch stream, an agent's calls, a
   playback buffer); the times come from the caller's arithmetic.
@@ -21,6 +24,19 @@ from .timeline import Bar, Timeline
 def widen(flow: Flow, w: float) -> Flow:
     """The same stack with every box `w` wide (its left edge kept)."""
     return Flow(tuple(dataclasses.replace(b, w=w) for b in flow.boxes), flow.arrows)
+
+
+def arrows_both_ways(ax, x0: float, x1: float, out_label: str, back_label: str,
+                     y_out: float = 1.2, y_back: float = 0.6, fontsize: float = 7) -> None:
+    """An arrow x0 -> x1 at `y_out` labelled above it and one x1 -> x0 at `y_back` labelled
+    below it (what goes out and what comes back between two boxes)."""
+    from matplotlib.patches import FancyArrowPatch
+    for y, (a, b), label, va in ((y_out, (x0, x1), out_label, "bottom"),
+                                 (y_back, (x1, x0), back_label, "top")):
+        ax.add_patch(FancyArrowPatch((a, y), (b, y), arrowstyle="-|>", mutation_scale=10,
+                                     color="#333333", lw=1.0))
+        ax.text((x0 + x1) / 2, y + (0.08 if va == "bottom" else -0.08), label,
+                ha="center", va=va, fontsize=fontsize)
 
 
 def clear_under_text(ax, pad: float = 2.5) -> int:

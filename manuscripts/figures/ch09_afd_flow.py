@@ -9,7 +9,7 @@ import math
 
 from bookkit.diagrams.flow import Box, Flow
 from bookkit.diagrams.draw import draw_flow
-from bookkit.diagrams.extra import clear_under_text
+from bookkit.diagrams.extra import arrows_both_ways, clear_under_text
 from calculations import distributed as D, hardware, models
 
 SIZE = (6.4, 2.7)
@@ -49,15 +49,8 @@ def draw(fig, t):
                       for k, (i, label, note) in enumerate(items)), ())
     ax = fig.add_subplot()
     draw_flow(ax, flow, fontsize=7.5)
-    # two arrows between the pools, one each way, each labelled on its own side (draw_flow
-    # would put both labels at the same place)
-    from matplotlib.patches import FancyArrowPatch
-    for y, (a, b), key, va in ((1.2, (w, w + gap), "disp_label", "bottom"),
-                               (0.6, (w + gap, w), "comb_label", "top")):
-        ax.add_patch(FancyArrowPatch((a, y), (b, y), arrowstyle="-|>", mutation_scale=10,
-                                     color="#333333", lw=1.0))
-        ax.text(w + gap / 2, y + (0.08 if va == "bottom" else -0.08), t[key].format(**v),
-                ha="center", va=va, fontsize=7)
+    # what is dispatched to the experts and what comes back, each labelled on its own side
+    arrows_both_ways(ax, w, w + gap, t["disp_label"].format(**v), t["comb_label"].format(**v))
     ax.text(w + gap / 2, -0.55, t["step_note"].format(**v), ha="center", va="center", fontsize=7)
     ax.set_xlim(-0.2, 2 * w + gap + 0.2)
     ax.set_ylim(-1.1, 2.2)

@@ -5,7 +5,7 @@ over PCIe 5.0 (`bytes_g` bytes per parameter each way, `off_pcie_s`), and the CP
 streams the state through DDR (`off_cpu_s` at `off_dram`); the step needs `off_tok_cpu` tokens
 to hide it. The chapter's inputs, computed as its cell does."""
 from bookkit.diagrams.draw import draw_flow
-from bookkit.diagrams.extra import clear_under_text
+from bookkit.diagrams.extra import arrows_both_ways, clear_under_text
 from bookkit.diagrams.flow import Box, Flow
 from calculations import distributed as D, edge_compute as EC, formulas, hardware, models
 
@@ -38,19 +38,13 @@ def numbers(t):
 
 
 def draw(fig, t):
-    from matplotlib.patches import FancyArrowPatch
     v = numbers(t)
     w, gap = 3.4, 3.6
     boxes = (Box("gpu", 0, 0, w, 1.8, t["gpu"], t["gpu_note"].format(**v)),
              Box("cpu", w + gap, 0, w, 1.8, t["cpu"], t["cpu_note"].format(**v)))
     ax = fig.add_subplot()
     draw_flow(ax, Flow(boxes, ()), fontsize=7.5)
-    for y, (a, b), key, va in ((1.2, (w, w + gap), "down", "bottom"),
-                               (0.6, (w + gap, w), "up", "top")):
-        ax.add_patch(FancyArrowPatch((a, y), (b, y), arrowstyle="-|>", mutation_scale=10,
-                                     color="#333333", lw=1.0))
-        ax.text(w + gap / 2, y + (0.08 if va == "bottom" else -0.08), t[key].format(**v),
-                ha="center", va=va, fontsize=7)
+    arrows_both_ways(ax, w, w + gap, t["down"].format(**v), t["up"].format(**v))
     ax.text(w + gap / 2, -0.55, t["note"].format(**v), ha="center", va="center", fontsize=7)
     ax.set_xlim(-0.2, 2 * w + gap + 0.2)
     ax.set_ylim(-1.1, 2.2)

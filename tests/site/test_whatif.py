@@ -189,13 +189,11 @@ def _snapshot(page, name: str) -> dict:
 
 
 def _numbers(page, name: str) -> dict:
-    """Bound name -> (text shown, provenance) in the region's prose. A figure's description
-    follows its drawing, which is fetched after the choice (test_diagram_whatif.py checks it):
-    its numbers are left out here."""
+    """Bound name -> (text shown, provenance) inside the region (figures' descriptions
+    included: `_select` waits for their drawings)."""
     return page.evaluate("""name => {
         const out = {};
         document.querySelectorAll('#wi-' + name + ' .num[data-name]').forEach(el => {
-            if (el.closest('.fig-desc')) return;
             const t = [...el.childNodes].find(n => n.nodeType === 3);
             const p = el.querySelector('.prov');
             out[el.dataset.name] = [t ? t.data : '', el.dataset.prov || (p ? p.textContent : '')];
