@@ -48,7 +48,7 @@ def _editions(repo: Path = REPO) -> list:
     """The real book's editions (its registry) whose language the synthetic book has."""
     if str(repo) not in sys.path:
         sys.path.insert(0, str(repo))
-    from bookkit.load import load_registry
+    from bookkit.load.config import load_registry
     return [e for e in load_registry(repo) if e.lang in SYNTHETIC_LANGS]
 
 
@@ -159,7 +159,7 @@ def adapt_real(root: Path, repo: Path = REPO) -> Path:
     """A copy of this repository's book (every edition, figure scripts) in ``root``."""
     root = Path(root)
     make_skeleton(root, repo)
-    from bookkit.load import book_dirs
+    from bookkit.load.config import book_dirs
     for folder in book_dirs(repo):
         _copytree(repo / folder, root / folder)
     _copytree(repo / "book", root / "book")   # the PDF/EPUB scripts, LaTeX template, EPUB CSS

@@ -402,7 +402,7 @@ def bench_figure_cpu(root: Path, work: Path) -> dict:
 def bench_real_pdf(root: Path, runs: int) -> dict:
     """Each edition's PDF of the real book, alone (one after another), warm cache: what
     `bash book*/build_pdf.sh` costs an author. The untimed first run draws the PDF figures."""
-    from bookkit.load import load_registry     # the book's editions, whatever they are
+    from bookkit.load.config import load_registry     # the book's editions, whatever they are
     return {edition: _timed_runs([PY, "-m", "bookkit", "pdf", "--edition", edition, "--out",
                                   str(root / "build" / f"bench-{edition}.pdf")],
                                  root, runs, f"PDF {edition}")
@@ -462,8 +462,8 @@ def search_download(site: Path) -> dict:
 
 
 def index_reports(site: Path) -> dict:
-    """`bookkit.render.search.index_report` on each edition's shipped search-index.js."""
-    from bookkit.render.search import ASSET_NAME, SearchDoc, index_report, load_payload
+    """`bookkit.render.search.index.index_report` on each edition's shipped search-index.js."""
+    from bookkit.render.search.index import ASSET_NAME, SearchDoc, index_report, load_payload
     out = {}
     for name, _key, prefix, _ in EDITIONS:
         assets = {ASSET_NAME: (site / prefix / ASSET_NAME).read_bytes()}
@@ -1029,7 +1029,7 @@ def write_results(path: Path, R: dict) -> None:
         L += [f"MkDocs in the browser not measured: {err['mkdocs_browser']}", ""]
 
     L += ["### What the search file ships", "",
-          "`bookkit.render.search.index_report` on the shipped `search-index.js` (gzip -9, each "
+          "`bookkit.render.search.index.index_report` on the shipped `search-index.js` (gzip -9, each "
           "part compressed alone): the section `text` (for the index and for snippets), the "
           "`titles` (urls, section and chapter titles), the Traditional/Simplified `charmap` and "
           "the glossary `synonyms`. The `index` (terms, field lengths, postings) is built by the "
@@ -1210,7 +1210,7 @@ def run_lighthouse(args, work: Path) -> int:
             run_cmd(["bash", str(PEERS_DIR / "run_peers.sh"), str(book), "--only", "mkdocs", "--quick",
                      "--results", str(work / "peers-lighthouse.md")], timeout=3600)
             mk = mkdocs_site()
-        from bookkit.load import chapter_plan
+        from bookkit.load.config import chapter_plan
         slug = next(s for n, _f, s in chapter_plan(real) if n == 7)
         en = next(p for _n, key, p, _peer in EDITIONS if _n == "en")
         servers, pages = [], []

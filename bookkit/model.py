@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # the record type only; model.py imports nothing of the pipeline at run time
-    from .locale.languages import Language
+    from bookkit.locale.languages import Language
 
 
 class BuildError(Exception):
@@ -128,7 +128,7 @@ class EditionSpec:
     def trusted(self) -> bool:
         """The trust boundary, decided here and nowhere else: the original's folder (with its
         figure scripts and calc cells) and `calculations/` are the author's code; every other
-        edition's folder is a contributor's text, checked by `bookkit.trust` before it is
+        edition's folder is a contributor's text, checked by `bookkit.source.trust` before it is
         rendered (no raw HTML but the anchor forms, no raw TeX, no figure of its own)."""
         return self.is_original
 
@@ -225,7 +225,7 @@ class Registry:
 
 @dataclass(frozen=True)
 class BookConfig:
-    """`manuscripts/book.yml`, read once by `bookkit.load.read_book_config`."""
+    """`manuscripts/book.yml`, read once by `bookkit.load.config.read_book_config`."""
 
     path: Path
     site_url: str                                 # absolute, ends with "/"
@@ -245,7 +245,7 @@ class BookConfig:
 
     @property
     def registry(self) -> Registry:
-        """The book's editions (bookkit/editions.py)."""
+        """The book's editions (bookkit/load/editions.py)."""
         return self.read_registry()
 
 
@@ -271,7 +271,7 @@ class ChapterSource:
     path: Path
     text: str
     # The edition has no file for this chapter: `path` and `text` are the original's, shown
-    # with a notice in the edition's language (`bookkit.load`, `bookkit.resolve.book`).
+    # with a notice in the edition's language (`bookkit.load.config`, `bookkit.resolve.book`).
     untranslated: bool = False
 
 
@@ -352,7 +352,7 @@ class FigureImage:
 
 
 class TokenMeta:
-    """Keys the parser (`bookkit.markdown`) and numbering (`bookkit.resolve.numbering`) store in
+    """Keys the parser (`bookkit.source.markdown`) and numbering (`bookkit.resolve.numbering`) store in
     a markdown-it token's `meta`; every renderer reads them by these names. Ids go in the
     token's `id` attribute."""
 
@@ -442,7 +442,7 @@ class Choice:
 @dataclass
 class Scenario:
     """A what-if scenario a chapter's cells declared (`bookkit.resolve.scenarios` runs its
-    variants; `bookkit.render.whatif` formats them per edition)."""
+    variants; `bookkit.render.site.whatif_data` formats them per edition)."""
 
     name: str
     path: str

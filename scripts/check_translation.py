@@ -37,10 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bookkit.check.translation import (book_summary, check_book, check_chapter, find_glossary,  # noqa: E402
-                                       render)
-from bookkit.glossary import GlossaryError  # noqa: E402
-from bookkit.load import load_registry  # noqa: E402
+from bookkit.check.translation import (book_summary, check_book, check_chapter, find_glossary,
+                                        render)
+from bookkit.source.glossary import GlossaryError  # noqa: E402
+from bookkit.load.config import load_registry  # noqa: E402
 from bookkit.model import BuildError  # noqa: E402
 
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
 
-from bookkit.draft import draft_zh_tw  # noqa: E402
+from bookkit.tools.draft import draft_zh_tw  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:
 def edition_artifacts(root: Path = ROOT) -> dict[str, tuple[str, str]]:
     """File name in dist -> (where the build puts it, the command that makes it): a PDF and an
     EPUB per edition of the registry (manuscripts/book.yml), PDFs first."""
-    from bookkit.load import load_registry
+    from bookkit.load.config import load_registry
     registry = load_registry(root)
     # The command is the pipeline's own, not the edition folder's build_pdf.sh: a translation
     # folder is a contributor's text, never run (CONTRIBUTING, "Threat model").
@@ -66,7 +66,7 @@ class ReleaseError(Exception):
     pass
 
 
-from bookkit.fsutil import swap_dir  # noqa: E402  (after the sys.path insert)
+from bookkit.util.fsutil import swap_dir  # noqa: E402  (after the sys.path insert)
 from bookkit.model import BuildError as BookError  # noqa: E402
 
 
@@ -117,7 +117,7 @@ def _jsonable(value):
 
 def compute_numbers(root: Path = ROOT) -> dict[str, object]:
     """Every bound value of the book: {"<chapter-slug>/<name>": value}, sorted by key."""
-    from bookkit.build import resolve_book
+    from bookkit.pipeline.build import resolve_book
 
     resolved = resolve_book(root, figures=())   # the numbers only: no figure drawn, no renderer
     book, cells = resolved.book, resolved.cells

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bookkit.check.staleness import (  # noqa: E402
-    load_sync_record, mark_synced, save_sync_record, sync_record_path)
-from bookkit.load import edition_file, load_registry, read_book_config  # noqa: E402
+from bookkit.check.staleness import (load_sync_record, mark_synced, save_sync_record,
+                                      sync_record_path)
+from bookkit.load.config import edition_file, load_registry, read_book_config  # noqa: E402
 from bookkit.model import BuildError  # noqa: E402
 
 

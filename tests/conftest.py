@@ -32,7 +32,7 @@ def browser():
 def built_site(tmp_path_factory) -> Path:
     """The whole embedded book, built once per test session (this also warms the shared cache
     that tests on copies of the book start from)."""
-    from bookkit.build import BuildOptions, Builder
+    from bookkit.pipeline.build import BuildOptions, Builder
     out = tmp_path_factory.mktemp("site") / "site"
     Builder(BuildOptions(root=ROOT, out=out, quiet=True)).build()
     return out

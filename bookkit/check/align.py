@@ -8,8 +8,8 @@ import math
 import re
 from collections import Counter
 
-from .chapter import _BLOCK_NOISE_RE, Block, Section
-from .extract import _HAN
+from bookkit.check.chapter import _BLOCK_NOISE_RE, Block, Section
+from bookkit.check.extract import _HAN
 
 
 # --- section alignment ------------------------------------------------------------------------

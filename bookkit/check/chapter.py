@@ -9,8 +9,9 @@ import re
 from dataclasses import dataclass, field
 
 # The parser's bound-number grammar: refs are its matches, and every `{{ … }}` is blanked.
-from ..markdown import BOUND_RE as _BOUND_RE, BOUND_SPAN_RE as _BOUND_SPAN_RE
-from .extract import _HAN, _HAN_RE, _UNIT_RE, Num, _Extractor, _FULLWIDTH, normalize_lang, parse_zh_numeral
+from bookkit.source.markdown import BOUND_RE as _BOUND_RE, BOUND_SPAN_RE as _BOUND_SPAN_RE
+from bookkit.check.extract import (_HAN, _HAN_RE, _UNIT_RE, Num, _Extractor, _FULLWIDTH,
+                                    normalize_lang, parse_zh_numeral)
 
 
 @dataclass

@@ -10,9 +10,10 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 
-from .align import _heading_name, _merged, _without_heading, align_blocks, align_sections
-from .chapter import Block, Document, Section, parse_document
-from .extract import SOFT_UNITS, TRANSLATION_LANGS, Num, normalize_lang, value_text
+from bookkit.check.align import (_heading_name, _merged, _without_heading, align_blocks,
+                                  align_sections)
+from bookkit.check.chapter import Block, Document, Section, parse_document
+from bookkit.check.extract import SOFT_UNITS, TRANSLATION_LANGS, Num, normalize_lang, value_text
 
 KINDS = ("missing", "extra", "changed", "precision", "paragraph", "label", "structure", "leftover")
 SEVERITIES = ("high", "medium", "low")

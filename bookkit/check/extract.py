@@ -1,6 +1,6 @@
 """Numbers in one line of text, in a language-neutral form: an exact value, a unit, the text.
 
-Part of the translation number check (:mod:`bookkit.check.numbers`): Arabic digits with
+Part of the translation number check (:mod:`bookkit.check.pair`): Arabic digits with
 grouping, magnitudes (亿, billion, K), scientific notation, Chinese numerals, English number
 words, fractions, percentages and ranges; the words in which numerals are not numbers.
 """
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..locale.languages import LANGUAGES, find
+from bookkit.locale.languages import LANGUAGES, find
 
 #: The readers this module implements for a translation (the original is read as zh-Hans); a
 #: language record names the one that reads its numbers (`Language.number_reader`).

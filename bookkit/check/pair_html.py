@@ -14,9 +14,9 @@ import html
 import re
 from collections import Counter
 
-from .compare import Finding, PairResult, Unit
-from .extract import Num
-from .pair_report import SEVERITIES, rank
+from bookkit.check.compare import Finding, PairResult, Unit
+from bookkit.check.extract import Num
+from bookkit.check.pair_report import SEVERITIES, rank
 
 _KIND_LABEL = {"changed": "changed", "missing": "missing", "extra": "extra", "precision": "precision",
                "paragraph": "one-sided paragraph", "structure": "structure", "leftover": "leftover",

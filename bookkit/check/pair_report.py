@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from .compare import SEVERITIES, Finding
+from bookkit.check.compare import SEVERITIES, Finding
 
 
 _SEVERITY_RANK = {"high": 0, "medium": 1, "low": 2}

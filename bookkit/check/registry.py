@@ -10,8 +10,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from ..model import ERROR, WARNING, Finding
-from . import links, report, sources, trust
+from bookkit.model import ERROR, WARNING, Finding
+from bookkit.check import site_links as links, report, sources, trust
 
 
 @dataclass

@@ -22,14 +22,14 @@ __all__ = [
 ]
 
 def translation_editions(root: Path):
-    """The translated editions (:class:`~bookkit.editions.EditionSpec`: folder ``dir``, ``id``,
+    """The translated editions (:class:`~bookkit.load.editions.EditionSpec`: folder ``dir``, ``id``,
     ``number_lang`` the number check reads them in), from the registry in book.yml."""
-    from bookkit.load import load_registry
+    from bookkit.load.config import load_registry
     return load_registry(root).translations
 
 
 def _original(root: Path):
-    from bookkit.load import load_registry
+    from bookkit.load.config import load_registry
     return load_registry(root).original
 
 
@@ -63,12 +63,12 @@ def _read(path: Path) -> str | None:
 
 
 def _resolved_texts(root: Path, out: list[Finding]) -> dict | None:
-    """The chapters' text with bound numbers as rendered (:func:`bookkit.export.resolved_markdown`).
+    """The chapters' text with bound numbers as rendered (:func:`bookkit.pipeline.export.resolved_markdown`).
 
     When the sources do not resolve (a :class:`~bookkit.model.BuildError`), that is reported as
     one ``build-error`` finding and the raw files are compared instead.
     """
-    from bookkit import export
+    from bookkit.pipeline import export
 
     try:
         return export.resolved_markdown(root)
@@ -78,13 +78,13 @@ def _resolved_texts(root: Path, out: list[Finding]) -> dict | None:
 
 
 def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
-    """The number check (:func:`bookkit.check.numbers.check_pair`) over every chapter pair.
+    """The number check (:func:`bookkit.check.pair.check_pair`) over every chapter pair.
 
-    Reads the resolved Markdown when :mod:`bookkit.export` provides it (and ``resolved``), the
+    Reads the resolved Markdown when :mod:`bookkit.pipeline.export` provides it (and ``resolved``), the
     raw chapter files otherwise (bound references are then compared by name).
     """
-    from bookkit.check.numbers import check_pair
-    from bookkit.load import chapter_plan
+    from bookkit.check.pair import check_pair
+    from bookkit.load.config import chapter_plan
 
     root = Path(root)
     out: list[Finding] = []
@@ -119,7 +119,7 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
 
 
 def pair_finding(difference, tpath: str) -> Finding:
-    """A difference found by :func:`bookkit.check.numbers.check_pair` as a finding, placed at its
+    """A difference found by :func:`bookkit.check.pair.check_pair` as a finding, placed at its
     line in the translation (line 1 when it has none there)."""
     line = difference.translation_line if difference.translation_line is not None else 1
     return Finding(difference.kind, f"{tpath}:{line}", difference.message, ERROR, line)
@@ -159,7 +159,7 @@ def script_findings(tpath: str, text: str) -> list[Finding]:
 
 
 def _section_lines(text: str, lang: str) -> dict[str, int]:
-    from bookkit.check.numbers import parse_document
+    from bookkit.check.pair import parse_document
 
     return {sec.id: sec.line for sec in parse_document(text, lang).sections}
 
@@ -171,8 +171,8 @@ def stale_findings(root: Path, strict: bool = False) -> list[Finding]:
     have that section).
     """
     from bookkit.check.staleness import (load_sync_record, section_name, section_titles,
-                                         stale_sections, sync_record_path)
-    from bookkit.load import chapter_plan
+                                          stale_sections, sync_record_path)
+    from bookkit.load.config import chapter_plan
 
     root = Path(root)
     severity = ERROR if strict else WARNING
@@ -212,5 +212,5 @@ def stale_findings(root: Path, strict: bool = False) -> list[Finding]:
 def _translation_file(root: Path, number: int, spec) -> str:
     """The translation's file name for chapter `number` (book.yml `files:`, else the
     original's)."""
-    from bookkit.load import edition_file, read_book_config
+    from bookkit.load.config import edition_file, read_book_config
     return edition_file(read_book_config(root), number, spec)

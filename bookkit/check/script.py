@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..markdown import BOUND_SPAN_RE, block_tokens, not_prose_lines
+from bookkit.source.markdown import BOUND_SPAN_RE, block_tokens, not_prose_lines
 
 #: spans whose text is not prose: inline code, math, bound references (the parser's grammar),
 #: link targets, URLs

@@ -11,7 +11,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from .compare import compare_pair
+from bookkit.check.compare import compare_pair
 
 #: how far back to look (each revision is one alignment, some milliseconds per chapter)
 MAX_REVISIONS = 40

@@ -13,12 +13,12 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..markdown import not_prose_lines, parse
-from .. import images
-from ..links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
-                             raw_anchor_ids, repo_link)
-from ..typed_numbers import message, typed_numbers
-from ..model import WARNING, Finding
+from bookkit.source.markdown import not_prose_lines, parse
+from bookkit.source import images
+from bookkit.source.links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
+                                   raw_anchor_ids, repo_link)
+from bookkit.source.typed_numbers import message, typed_numbers
+from bookkit.model import WARNING, Finding
 
 # An HTML tag with an id the Pandoc export does not turn into an anchor (`<div id=x>`,
 # unquoted ids): fine on the site, a dangling reference in the PDF.
@@ -131,8 +131,8 @@ _FRAGMENT_LINK_RE = re.compile(r"\]\(<?[^)\s#]*#")
 def _edition_ids(chapters) -> set[str]:
     """Every id a link may name in an edition: headings (positional too), figures, tables,
     equations, raw anchors."""
-    from ..model import BuildError
-    from ..resolve.numbering import number_chapter
+    from bookkit.model import BuildError
+    from bookkit.resolve.numbering import number_chapter
     labels: dict = {}
     known: set[str] = set()
     for chapter in chapters:
@@ -149,8 +149,8 @@ def _edition_ids(chapters) -> set[str]:
 
 def source_findings(root: Path) -> list[Finding]:
     """The checks over every chapter of every edition folder that exists."""
-    from ..load import edition_file, read_book_config
-    from ..model import ChapterSource
+    from bookkit.load.config import edition_file, read_book_config
+    from bookkit.model import ChapterSource
     root = Path(root).resolve()
     config = read_book_config(root)
     plan = config.chapters

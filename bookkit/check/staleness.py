@@ -13,7 +13,7 @@ import json
 import unicodedata
 from pathlib import Path
 
-from bookkit.check.numbers import parse_document
+from bookkit.check.pair import parse_document
 
 HASH_LEN = 16
 
@@ -53,8 +53,8 @@ def section_hashes(original_text: str) -> dict[str, str]:
 def section_titles(original_text: str) -> dict[str, str]:
     """``{section id: heading text}`` of an original chapter (ids as :func:`section_hashes`
     keys them), so a report names ``"屋顶线模型"`` rather than its positional key ``_h3``."""
-    from bookkit.markdown import HEADING_ATTRS_RE
-    from bookkit.typed_numbers import HEADING_NUMBER_RE
+    from bookkit.source.markdown import HEADING_ATTRS_RE
+    from bookkit.source.typed_numbers import HEADING_NUMBER_RE
     doc = parse_document(original_text, "zh-Hans")
     titles = {}
     for sec in doc.sections:

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bookkit.check.script import prose_lines
-from bookkit.glossary import (GLOSSARY_FILE, GlossaryError, Term, form_pattern,  # noqa: F401
-                              glossary_for, load_glossary)
+from bookkit.source.glossary import (GLOSSARY_FILE, GlossaryError, Term, form_pattern,
+                                      glossary_for, load_glossary)
 
 @dataclass(frozen=True)
 class TermUse:

@@ -11,9 +11,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .compare import Finding, PairResult, compare_pair
-from .pair_report import (format_github, format_summary, format_text, precision_line, rank,
-                          reported, skew_line)
+from bookkit.check.compare import Finding, PairResult, compare_pair
+from bookkit.check.pair_report import (format_github, format_summary, format_text, precision_line,
+                                        rank, reported, skew_line)
 
 
 @dataclass
@@ -40,8 +40,8 @@ def find_glossary(translation: Path, edition_dir: Path | None, explicit: Path | 
                   disabled: bool = False) -> Glossary:
     """The glossary for a translation: the one named on the command line, else ``glossary.yml``
     beside the file, else the edition's (its folder in the registry). Raises
-    :class:`bookkit.glossary.GlossaryError` for a glossary that cannot be read."""
-    from bookkit.glossary import GLOSSARY_FILE, load_glossary
+    :class:`bookkit.source.glossary.GlossaryError` for a glossary that cannot be read."""
+    from bookkit.source.glossary import GLOSSARY_FILE, load_glossary
     if disabled:
         return Glossary(why="--no-glossary")
     if explicit is not None:
@@ -57,10 +57,10 @@ def find_glossary(translation: Path, edition_dir: Path | None, explicit: Path | 
 
 def unsafe_findings(original_path: str, original: str, translation_path: str,
                     translation: str) -> list[Finding]:
-    """What a translation may not carry (bookkit/trust.py: raw HTML but the anchors, raw TeX,
+    """What a translation may not carry (bookkit/source/trust.py: raw HTML but the anchors, raw TeX,
     figure scripts of its own, symlinked images, script URLs), as high-severity findings."""
-    from bookkit import trust
-    from bookkit.markdown import parse
+    from bookkit.source import trust
+    from bookkit.source.markdown import parse
     original_tokens = parse(original)[0]
     figures = Path(original_path).resolve().parent / "figures"
     book_root = figures.parent.parent
@@ -73,8 +73,8 @@ def unsafe_findings(original_path: str, original: str, translation_path: str,
 
 def _original_terms(original_path: str, glossary: Glossary) -> list:
     """The terms of ``glossary.yml`` beside the original; none when glossaries are turned off
-    (``--no-glossary``). Raises :class:`bookkit.glossary.GlossaryError` for one unreadable."""
-    from bookkit.glossary import GLOSSARY_FILE, load_glossary
+    (``--no-glossary``). Raises :class:`bookkit.source.glossary.GlossaryError` for one unreadable."""
+    from bookkit.source.glossary import GLOSSARY_FILE, load_glossary
     own = Path(original_path).parent / GLOSSARY_FILE
     if glossary.why == "--no-glossary" or not own.is_file():
         return []
@@ -104,9 +104,9 @@ class PairCheck:
 def check_chapter(original_path: str, original: str, translation_path: str, translation: str,
                   edition, glossary: Glossary, find_revision: bool = True) -> PairCheck:
     """Check one chapter pair (texts already read) for ``edition`` (an
-    :class:`~bookkit.editions.EditionSpec`)."""
-    from .script import describe, leftover_simplified
-    from .terminology import find_avoided
+    :class:`~bookkit.load.editions.EditionSpec`)."""
+    from bookkit.check.script import describe, leftover_simplified
+    from bookkit.check.terminology import find_avoided
     result = compare_pair(original, translation, edition.number_lang)
     findings = list(result.findings)
     findings += [Finding("terminology", u.form, None, None, u.line, u.message())
@@ -122,7 +122,7 @@ def check_chapter(original_path: str, original: str, translation_path: str, tran
     findings += unsafe_findings(original_path, original, translation_path, translation)
     revision = None
     if find_revision and result.skewed:
-        from .skew import best_revision
+        from bookkit.check.skew import best_revision
         revision = best_revision(original_path, translation, edition.number_lang)
     return PairCheck(original_path, translation_path, edition.lang, result, rank(findings),
                      glossary, revision)
@@ -137,7 +137,7 @@ def render(check: PairCheck, fmt: str, precision: bool, root: Path | None = None
     if fmt == "github":
         return format_github(listed, check.translation_path)
     if fmt == "html":
-        from .pair_html import format_html
+        from bookkit.check.pair_html import format_html
         return format_html(check.result, listed, check.original_path, check.translation_path,
                            check.lang, check.notes(precision) + [check.glossary.describe(root)])
     parts = check.notes(precision)
@@ -159,8 +159,8 @@ class BookCheck:
 def check_book(root: Path, editions: list[str] | None = None, find_revision: bool = True) -> BookCheck:
     """Every chapter of the chosen translated editions (ids or languages; all when ``None``)
     against the original, on the Markdown as written (bound numbers compared by name)."""
-    from bookkit.glossary import GlossaryError
-    from bookkit.load import chapter_plan, load_registry
+    from bookkit.source.glossary import GlossaryError
+    from bookkit.load.config import chapter_plan, load_registry
     registry = load_registry(root)
     specs = [s for s in registry.translations
              if editions is None or s.id in editions or s.lang in editions]

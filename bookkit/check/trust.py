@@ -1,4 +1,4 @@
-"""The trust boundary as check findings (`bookkit.trust`): what the build refuses in an edition's
+"""The trust boundary as check findings (`bookkit.source.trust`): what the build refuses in an edition's
 chapters (raw HTML but the anchors, raw TeX, figure scripts of its own, symlinked images,
 javascript:/data: URLs, unclosed fences), every problem of every chapter as an error, so that a
 pull request trying one fails CI with the reason; and the built pages scanned for what no
@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import trust
-from ..markdown import parse
-from ..model import ERROR, Finding
+from bookkit.source import trust
+from bookkit.source.markdown import parse
+from bookkit.model import ERROR, Finding
 
 
 def trust_findings(root: Path) -> list[Finding]:
-    """`bookkit.trust` over every chapter file of every edition."""
-    from ..load import chapter_plan, load_registry
+    """`bookkit.source.trust` over every chapter file of every edition."""
+    from bookkit.load.config import chapter_plan, load_registry
     root = Path(root).resolve()
     registry = load_registry(root)
     plan = chapter_plan(root)
@@ -54,7 +54,7 @@ _URL_ATTRS = ("href", "src", "action", "formaction", "xlink:href", "poster", "da
 def unsafe_attributes(tag: str, attrs: list[tuple[str, str | None]]) -> list[str]:
     """What in one start tag would run script or load an inline document: `on*=` handlers,
     javascript:/vbscript:/data:/file: URLs. The site check's page parser asks it for every tag
-    (`bookkit.check.links`), so the pages are parsed once for all the site checks."""
+    (`bookkit.check.site_links`), so the pages are parsed once for all the site checks."""
     out = []
     for name, value in attrs:
         # no exception, not even for the templates: the site's Content-Security-Policy forbids

@@ -8,9 +8,11 @@ rendering path of the book's figures (theming, CJK fonts, tofu detection, SVG an
 `describe` words a text alternative from the same data. Nothing here reads the book: numbers
 come from `calculations/` through the script, words from the edition's `figures.yml`.
 """
-from .blocks import BlockTable, MemoryMap, kv_block_table, memory_map, tiles  # noqa: F401
-from .flow import Flow, stack_flow  # noqa: F401
-from .timeline import (Bar, Timeline, pipeline_1f1b, pipeline_gpipe, pipeline_interleaved,  # noqa: F401
-                       pipeline_zero_bubble, zero_bubble_formula)
-from .topology import (Group, RingStep, Topology, fat_tree, rail_optimised,  # noqa: F401
-                       ring, ring_allreduce_steps, scale_up_domains, torus2d, torus3d, tree)
+from bookkit.diagrams.blocks import BlockTable, MemoryMap, kv_block_table, memory_map, tiles  # noqa: F401
+from bookkit.diagrams.flow import Flow, stack_flow  # noqa: F401
+from bookkit.diagrams.timeline import (Bar, Timeline, pipeline_1f1b, pipeline_gpipe,
+                                        pipeline_interleaved, pipeline_zero_bubble,
+                                        zero_bubble_formula)
+from bookkit.diagrams.topology import (Group, RingStep, Topology, fat_tree, rail_optimised, ring,
+                                        ring_allreduce_steps, scale_up_domains, torus2d, torus3d,
+                                        tree)

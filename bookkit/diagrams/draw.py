@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 
-from .blocks import BlockTable, MemoryMap
-from .flow import Flow
-from .timeline import Timeline
-from .topology import RingStep, Topology
+from bookkit.diagrams.blocks import BlockTable, MemoryMap
+from bookkit.diagrams.flow import Flow
+from bookkit.diagrams.timeline import Timeline
+from bookkit.diagrams.topology import RingStep, Topology
 
 INK_ON_FILL = "#111114"
 #: kind -> (fill, hatch); fills are light tints of the book's mid-tone data colours

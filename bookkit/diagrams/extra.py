@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from .flow import Flow
-from .timeline import Bar, Timeline
+from bookkit.diagrams.flow import Flow
+from bookkit.diagrams.timeline import Bar, Timeline
 
 
 def widen(flow: Flow, w: float) -> Flow:
@@ -89,7 +89,7 @@ def draw_tiles(ax, tiles: list[tuple[int, int, int, int]], kinds: list, kind_nam
     labels[i] when given; a legend names each kind (colour never alone)."""
     from matplotlib.patches import Patch, Rectangle
 
-    from .draw import fill_of, text_on
+    from bookkit.diagrams.draw import fill_of, text_on
     if len(kinds) != len(tiles) or (labels is not None and len(labels) != len(tiles)):
         raise ValueError(f"{len(tiles)} tiles, {len(kinds)} kinds, "
                          f"{len(labels) if labels is not None else 0} labels: one each")

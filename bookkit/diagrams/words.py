@@ -62,7 +62,7 @@ class FigureText(dict):
         self.inputs: dict = {}
 
     def num(self, value, spec: str = "", name: str = "", expr: str = "") -> str:
-        from ..locale.numbers import format_value, parse_spec
+        from bookkit.locale.numbers import format_value, parse_spec
         text = format_value(value, parse_spec(spec), self.number_lang)
         entry = {"text": text, "name": name, "spec": spec, "value": repr(value), "expr": expr}
         if entry not in self.bound:     # `draw` and `describe` format the same numbers

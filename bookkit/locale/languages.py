@@ -1,13 +1,13 @@
 """One record per language: everything the pipeline knows about writing in it.
 
 An edition (`manuscripts/book.yml`) names its language by a BCP 47 tag; the registry
-(`bookkit.editions`) finds the record of that tag here once, walking the edition's fallbacks
+(`bookkit.load.editions`) finds the record of that tag here once, walking the edition's fallbacks
 when its own tag has none, and every consumer asks the edition's record:
 
-* the PDF and EPUB fonts (`bookkit.render.fonts`) and CJK typography (`bookkit.render.pandoc`),
+* the PDF and EPUB fonts (`bookkit.render.pandoc.fonts`) and CJK typography (`bookkit.render.pandoc.convert`),
 * the figure fonts (`bookkit.resolve.figures`),
 * the number conventions (`bookkit.locale.numbers`: magnitude words such as 亿 or billion),
-* the search tokeniser (`bookkit.render.search`),
+* the search tokeniser (`bookkit.render.search.index`),
 * which reader of the translation number check reads its numbers (`bookkit.check.extract`),
 * the notice over a chapter the edition has not translated (`bookkit.resolve.book`).
 
@@ -28,7 +28,7 @@ from functools import lru_cache
 
 __all__ = ["Language", "LANGUAGES", "SEARCH_TOKENIZERS", "find", "lookup", "canonical_tag"]
 
-#: The search tokenisers `bookkit.render.search` implements (and website/static/search-engine.js
+#: The search tokenisers `bookkit.render.search.index` implements (and website/static/search-engine.js
 #: mirrors): words for letters, overlapping bigrams for CJK runs, for every language.
 SEARCH_TOKENIZERS = ("cjk-bigram",)
 

@@ -47,7 +47,7 @@ import numbers as _numbers
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-from .languages import lookup
+from bookkit.locale.languages import lookup
 
 KINDS = ("default", "int", "num", "count", "si", "pct", "sci")
 

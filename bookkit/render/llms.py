@@ -25,11 +25,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..cache import Cache, key_of, sha256_bytes
-from ..model import ResolvedBook, TokenMeta as M
-from .outputs import Needs, OutputContext, OutputReport
-from .pandoc_markdown import PandocWriter
-from .text import chapter_context, values_digest
+from bookkit.util.cache import Cache, key_of, sha256_bytes
+from bookkit.model import ResolvedBook, TokenMeta as M
+from bookkit.render.outputs import Needs, OutputContext, OutputReport
+from bookkit.render.pandoc.sources import PandocWriter
+from bookkit.render.text import chapter_context, values_digest
 
 INDEX = "llms.txt"
 FULL = "llms-full.txt"

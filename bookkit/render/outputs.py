@@ -3,7 +3,7 @@
 Every output takes the `ResolvedBook` and an `OutputContext`, makes its files and says what it
 made in an `OutputReport`. Outputs written into the site tree (`target = "site"`: the pages,
 the search indexes, `llms.txt`) hand their files to the build, which writes the whole tree
-atomically (`bookkit.write`); book files (`target = "book"`: PDF, EPUB) are written by the
+atomically (`bookkit.pipeline.write`); book files (`target = "book"`: PDF, EPUB) are written by the
 output itself, each replaced only when it was built completely.
 
 `OUTPUTS` is the registry: `build`, `pdf`, `epub`, the validator and `--serve` ask it which
@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol, runtime_checkable
 
-from ..cache import Cache
-from ..model import ResolvedBook
+from bookkit.util.cache import Cache
+from bookkit.model import ResolvedBook
 
 
 @dataclass(frozen=True)
@@ -66,11 +66,11 @@ class Output(Protocol):
 
 # The registry, in the order the site's files are put together. One line per output.
 OUTPUTS: dict[str, str] = {
-    "site": "bookkit.render.site_output:SiteOutput",
-    "search": "bookkit.render.site_output:SearchOutput",
+    "site": "bookkit.render.site.output:SiteOutput",
+    "search": "bookkit.render.site.output:SearchOutput",
     "llms": "bookkit.render.llms:LlmsOutput",
-    "pdf": "bookkit.render.book_output:PdfOutput",
-    "epub": "bookkit.render.book_output:EpubOutput",
+    "pdf": "bookkit.render.pandoc.output:PdfOutput",
+    "epub": "bookkit.render.pandoc.output:EpubOutput",
 }
 
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 from markdown_it.token import Token
 
-from ..locale.numbers import format_value, parse_spec
-from ..markdown import BOUND_RE
-from ..model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
-                     ResolvedBook, ResolvedChapter, ResolvedEdition, label_text)
-from .mathtext import tex_to_text
+from bookkit.locale.numbers import format_value, parse_spec
+from bookkit.source.markdown import BOUND_RE
+from bookkit.model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
+                            ResolvedBook, ResolvedChapter, ResolvedEdition, label_text)
+from bookkit.source.mathtext import tex_to_text
 
 
 @dataclass

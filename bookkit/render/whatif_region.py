@@ -14,9 +14,9 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from ..locale.numbers import format_value, parse_spec
-from ..markdown import div_name
-from ..model import BuildError, Choice, Scenario
+from bookkit.locale.numbers import format_value, parse_spec
+from bookkit.source.markdown import div_name
+from bookkit.model import BuildError, Choice, Scenario
 
 # The data file's digest is known only after KaTeX ran; the page leaves a slot for it
 # (`whatif.fill_version`).

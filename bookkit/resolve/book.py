@@ -10,17 +10,18 @@ import hashlib
 from pathlib import Path
 from typing import Callable
 
-from ..cache import Cache, sha256_bytes
-from ..load import read_book_config
-from ..markdown import parse
-from .. import trust
-from ..model import (Book, BuildError, CellResults, ChapterSource, EditionInfo, Label, ResolvedBook,
-                     ResolvedChapter, ResolvedEdition)
-from .cells import resolve_cells
-from ..locale.languages import LANGUAGES
-from .figures import FigureTask, figure_words, resolve_figures, script_inputs, svg_size
-from .numbering import number_chapter
-from .scenarios import resolve_variants
+from bookkit.util.cache import Cache, sha256_bytes
+from bookkit.load.config import read_book_config
+from bookkit.source.markdown import parse
+from bookkit.source import trust
+from bookkit.model import (Book, BuildError, CellResults, ChapterSource, EditionInfo, Label,
+                            ResolvedBook, ResolvedChapter, ResolvedEdition)
+from bookkit.resolve.cells import resolve_cells
+from bookkit.locale.languages import LANGUAGES
+from bookkit.resolve.figures import (FigureTask, figure_words, resolve_figures, script_inputs,
+                                      svg_size)
+from bookkit.resolve.numbering import number_chapter
+from bookkit.resolve.scenarios import resolve_variants
 
 #: Given an edition's chapter, its labels and values, the function that turns a heading's or
 #: caption's inline token into its plain title (bound numbers formatted as readers see them).
@@ -110,7 +111,7 @@ class Resolver:
                                labels_digest=_digest(sorted(labels.items())))
 
     def check_trust(self, book: Book, key: str) -> None:
-        """The trust boundary (`bookkit.trust`), before an edition's text is numbered, drawn or
+        """The trust boundary (`bookkit.source.trust`), before an edition's text is numbered, drawn or
         rendered: every problem of the edition, each at its file:line, stops the build.
         Memoised per chapter (its text, its original's, the original's math commands), so a
         `--serve` rebuild checks only the chapter that changed."""

@@ -14,10 +14,10 @@ import traceback
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cache import Cache, key_of
-from ..markdown import parse
-from ..model import BoundValue, BuildError, CellResults, ChapterSource
-from ..workers import DependencyRecorder, JobResult, run_jobs
+from bookkit.util.cache import Cache, key_of
+from bookkit.source.markdown import parse
+from bookkit.model import BoundValue, BuildError, CellResults, ChapterSource
+from bookkit.resolve.workers import DependencyRecorder, JobResult, run_jobs
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ class CellValues(dict):
 def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResult:
     """Worker body: run the cells in one namespace, record values, provenance and deps."""
     import sys
-    from .choices import Declarations
+    from bookkit.resolve.choices import Declarations
     if root not in sys.path:
         sys.path.insert(0, root)
     os.chdir(root)   # relative paths in cells and figure scripts mean the book root (forked job)
@@ -144,7 +144,7 @@ def execute_cells(path: str, cells: list[tuple[int, str]], root: str) -> JobResu
         return JobResult(ok=False, error=error)
     out = CellValues(values)
     out.scenarios = declarations.scenarios
-    from ..cache import FileHasher
+    from bookkit.util.cache import FileHasher
     return JobResult(ok=True, value=out, deps=recorder.collect(FileHasher()))
 
 
@@ -208,7 +208,7 @@ def run_namespace(path: str, cells: list[tuple[int, str]], namespace: dict,
 def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, workers: int = 2,
                   timeout: float = 60.0, parsed=None) -> dict[int, CellResults]:
     """Cell results for every original chapter, from the cache where nothing changed."""
-    from ..cache import library_versions
+    from bookkit.util.cache import library_versions
     versions = None   # looked up only if a chapter has cells (importlib.metadata scans the venv)
     results: dict[int, CellResults] = {}
     jobs, keys = [], {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import sys
 
-from ..model import Choice, Scenario
+from bookkit.model import Choice, Scenario
 
 NAME_RE = re.compile(r"^[a-z][a-z0-9-]*$")
 KEY_RE = re.compile(r"^[a-z][a-z0-9_]*$")

@@ -13,10 +13,10 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..cache import Cache, key_of, library_versions
-from ..locale.languages import LANGUAGES, find as find_language
-from ..model import BuildError, FigureImage
-from ..workers import DependencyRecorder, JobResult, run_pool
+from bookkit.util.cache import Cache, key_of, library_versions
+from bookkit.locale.languages import LANGUAGES, find as find_language
+from bookkit.model import BuildError, FigureImage
+from bookkit.resolve.workers import DependencyRecorder, JobResult, run_pool
 
 #: figure fonts per language (its record's); an edition of another uses its fallback's (book.yml)
 FONT_FAMILIES = {tag: list(rec.figure_fonts) for tag, rec in LANGUAGES.items()}
@@ -328,7 +328,7 @@ def draw_figure(script: str, lang: str, root: str,
                 return JobResult(ok=False, error=f"{script}: STRINGS tables have different keys: "
                                  + "; ".join(f"{k}: {sorted(v)}" for k, v in keysets.items()))
             words = strings[table]
-        from ..diagrams.words import FigureText
+        from bookkit.diagrams.words import FigureText
         if not number_lang:
             number_lang = next((x for x in (lang, *fallbacks) if _knows_numbers(x)), "en")
         t = FigureText(words or {}, lang, number_lang)
@@ -365,7 +365,7 @@ def draw_figure(script: str, lang: str, root: str,
         return JobResult(ok=False, error=f"{script}: [{lang}] missing glyph or font: "
                          + problems[0] + " (install fonts-noto-cjk; use only characters the "
                          "Noto CJK and DejaVu fonts cover)")
-    from ..cache import FileHasher
+    from bookkit.util.cache import FileHasher
     value = {**{fmt: data.getvalue() for fmt, data in saved.items()}, "texts": texts,
              "description": description, "bound": tuple(t.bound)}
     if "svg" in value:

@@ -9,9 +9,9 @@ from typing import Callable
 
 from markdown_it.token import Token
 
-from ..markdown import inline_text
-from ..model import BuildError, ChapterOutline, ChapterSource, Label, TokenMeta as M
-from ..images import is_static_figure
+from bookkit.source.markdown import inline_text
+from bookkit.model import BuildError, ChapterOutline, ChapterSource, Label, TokenMeta as M
+from bookkit.source.images import is_static_figure
 
 
 def is_figure_paragraph(tokens: list[Token], i: int) -> bool:

@@ -22,7 +22,7 @@ control (a script, not `fetch`: it works from `file://`).
 Data flow: `Declarations` (in the cell worker) -> `Scenario` (`bookkit.model`, in
 `CellResults.scenarios`) -> `run_variants` (forked, cached) -> `Scenario.variants`; then the
 render stage: `bookkit.render.whatif_region` (the control, the PDF/EPUB note) and
-`bookkit.render.whatif.chapter_data` (per edition, after KaTeX) -> the data file.
+`bookkit.render.site.whatif_data.chapter_data` (per edition, after KaTeX) -> the data file.
 """
 from __future__ import annotations
 
@@ -30,11 +30,11 @@ import hashlib
 import sys
 from dataclasses import dataclass
 
-from ..markdown import div_name, region_tokens
+from bookkit.source.markdown import div_name, region_tokens
 # Choice and Scenario are the types this stage hands the renderers; imported here by name too,
 # so that cached cell results pickled as `bookkit.resolve.scenarios.Scenario` still load.
-from ..model import BuildError, Choice, Scenario  # noqa: F401
-from .choices import NAME_RE, Declarations
+from bookkit.model import BuildError, Choice, Scenario  # noqa: F401
+from bookkit.resolve.choices import NAME_RE, Declarations
 
 MAX_VARIANTS = 64          # per scenario: the product of its choices, minus exclusions
 
@@ -75,7 +75,7 @@ def figure_inputs(tokens, region: Region, folder) -> set[str]:
     """The `INPUTS` of the figure scripts drawn inside `region`: a variant must carry those
     values, or the figure's variants are never drawn when only an unbound input changes."""
     from pathlib import Path
-    from .figures import script_inputs
+    from bookkit.resolve.figures import script_inputs
     found: set[str] = set()
     for tok in tokens:
         if tok.type != "inline" or not tok.map or not region.start <= tok.map[0] < region.end:
@@ -89,7 +89,7 @@ def figure_inputs(tokens, region: Region, folder) -> set[str]:
 
 def bound_names(tokens) -> dict[str, set]:
     """The names each region binds (in prose and in math)."""
-    from ..markdown import BOUND_RE
+    from bookkit.source.markdown import BOUND_RE
     out: dict[str, set] = {}
     for name, tok in region_tokens(tokens):
         if tok.type == "bound_value" and tok.meta.get("name"):
@@ -109,9 +109,9 @@ def run_variants(path: str, cells: list, root: str, scenario: Scenario,
     they run once, and each combination runs the rest in a forked child (a copy of that
     namespace, so no combination sees another's objects)."""
     import os
-    from ..cache import FileHasher
-    from ..workers import DependencyRecorder, JobResult
-    from .cells import run_namespace
+    from bookkit.util.cache import FileHasher
+    from bookkit.resolve.workers import DependencyRecorder, JobResult
+    from bookkit.resolve.cells import run_namespace
     if root not in sys.path:
         sys.path.insert(0, root)
     os.chdir(root)
@@ -157,8 +157,8 @@ def _in_child(path, cells, namespace, wanted, recorder, assignment):
     (modules, open configs), and a fork copies it for free."""
     import os
     import pickle
-    from .cells import run_namespace
-    from ..processes import check_stopped, die_with_parent
+    from bookkit.resolve.cells import run_namespace
+    from bookkit.util.processes import check_stopped, die_with_parent
     check_stopped()
     parent = os.getpid()
     read, write = os.pipe()
@@ -225,10 +225,10 @@ def check_not_reassigned(path, scenario: Scenario, region: Region, names: set,
 def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout: float,
                      parsed, versions) -> None:
     """Run (or take from the cache) every scenario's variants; fill `Scenario.variants`."""
-    from ..cache import key_of, library_versions
-    from ..markdown import parse
-    from ..workers import run_jobs
-    from .cells import extract_cells
+    from bookkit.util.cache import key_of, library_versions
+    from bookkit.source.markdown import parse
+    from bookkit.resolve.workers import run_jobs
+    from bookkit.resolve.cells import extract_cells
     jobs, pending = [], {}
     for chapter in chapters:
         declared = results[chapter.number].scenarios

@@ -1,4 +1,4 @@
-"""One bound-number grammar (bookkit/markdown.py) for the parser that renders the book and the
+"""One bound-number grammar (bookkit/source/markdown.py) for the parser that renders the book and the
 translation check that reads it: `{{ x | spec }}`, the escaped `{{ x \\| spec }}` of table cells,
 and a dotted name, which neither accepts as a reference (the build reports it; the check leaves
 it out of the prose instead of reading its digits)."""
@@ -6,7 +6,7 @@ import pytest
 
 from bookkit.check.chapter import parse_document
 from bookkit.check.script import prose_lines
-from bookkit.markdown import BOUND_RE, BOUND_SPAN_RE, parse
+from bookkit.source.markdown import BOUND_RE, BOUND_SPAN_RE, parse
 
 
 def bound_tokens(text: str) -> list[dict]:

@@ -1,7 +1,7 @@
 """Markdown that the parser leaves as text where the author meant markup (the site shows it; the
 PDF, made by Pandoc, usually does not): check_site points at the line."""
 from bookkit.check.sources import markup_left_as_text
-from bookkit.markdown import parse
+from bookkit.source.markdown import parse
 
 
 def _lines(text: str) -> list[int]:
@@ -10,7 +10,7 @@ def _lines(text: str) -> list[int]:
 
 
 def test_bold_next_to_cjk_punctuation_is_bold_and_not_reported():
-    # CJK-friendly emphasis (bookkit/markdown.py): these were `**` left as text; now bold
+    # CJK-friendly emphasis (bookkit/source/markdown.py): these were `**` left as text; now bold
     for text in ("段落。\n\n**生成（rollout）**阶段用当前策略。\n",
                  "所以**{{ x | phrase }}**。\n",
                  "前：**生成**（a）阶段；**学习（b）**阶段更新；然后**同步**。\n"):

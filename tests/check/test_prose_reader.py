@@ -5,7 +5,7 @@ the parser says they are."""
 from pathlib import Path
 
 from bookkit.check.script import leftover_simplified, prose_lines
-from bookkit.markdown import block_tokens, not_prose_lines, parse
+from bookkit.source.markdown import block_tokens, not_prose_lines, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 

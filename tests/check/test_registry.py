@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from bookkit.check import cli, registry
+from bookkit.cli import check as cli
+from bookkit.check import registry
 from bookkit.check.registry import CHECKS, Check, CheckRun, run_checks
 from bookkit.model import ERROR, WARNING, BuildError, Finding
-from bookkit.render import pandoc
+from bookkit.render.pandoc import convert as pandoc
 
 from .fixture_site import SITE_URL, make_site
 from .test_report import book  # noqa: F401 - fixture
@@ -56,7 +57,7 @@ def test_checks_read_the_site_url_from_the_one_config_reader(book, tmp_path):  #
     site = make_site(tmp_path / "site")
     run = CheckRun(root=book, site=site, site_url=SITE_URL, translations=False)
     assert run_checks(run, tuple(c for c in CHECKS if c.name == "pages")) == []
-    from bookkit.check.links import site_url_from_config
+    from bookkit.check.site_links import site_url_from_config
     assert site_url_from_config(book) == "https://example.org/book/"
     (book / "manuscripts" / "book.yml").write_text("chapters:\n  - {file: 01-load.md, slug: load}\n")
     try:

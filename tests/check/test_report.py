@@ -132,24 +132,24 @@ def test_formats():
 
 
 def test_resolved_texts_are_used_when_bookkit_export_provides_them(book, monkeypatch):
-    import bookkit.export
+    import bookkit.pipeline.export
 
     resolved = {("zh", "01-load.md"): ORIGINAL, ("en", "01-load.md"): EN.replace("86400", "86,401"),
                 ("zh-tw", "01-load.md"): TW}
-    monkeypatch.setattr(bookkit.export, "resolved_markdown", lambda root: resolved)
+    monkeypatch.setattr(bookkit.pipeline.export, "resolved_markdown", lambda root: resolved)
     found = report.translation_findings(book)
     assert found and {f.where for f in found} == {"book-en/01-load.md:3"}
     assert report.translation_findings(book, resolved=False) == []  # the raw files agree
 
 
 def test_unresolvable_book_is_one_build_error_then_raw_comparison(book, monkeypatch):
-    import bookkit.export
+    import bookkit.pipeline.export
     from bookkit.model import BuildError
 
     def fail(root):
         raise BuildError(root / "manuscripts" / "01-load.md", 4, "unknown cell `x`")
 
-    monkeypatch.setattr(bookkit.export, "resolved_markdown", fail)
+    monkeypatch.setattr(bookkit.pipeline.export, "resolved_markdown", fail)
     found = report.translation_findings(book)
     assert [(f.kind, f.where, f.severity) for f in found] == [("build-error", "manuscripts/01-load.md:4", ERROR)]
 
@@ -157,8 +157,8 @@ def test_unresolvable_book_is_one_build_error_then_raw_comparison(book, monkeypa
 def test_the_translation_check_reads_resolved_text_without_drawing_figures(tmp_path):
     """The number check needs the text with numbers as rendered, not the figures: resolving for
     it must not draw (nor even look up) a single figure, PDF or SVG."""
-    from bookkit.build import BuildOptions, Builder
-    from bookkit.export import resolved_markdown
+    from bookkit.pipeline.build import BuildOptions, Builder
+    from bookkit.pipeline.export import resolved_markdown
 
     root = Path(__file__).resolve().parents[2]
     builder = Builder(BuildOptions(root=root, out=tmp_path / "site", quiet=True))

@@ -67,7 +67,7 @@ def test_number_check_readers():
 
 
 def test_registry_gives_each_edition_its_record(tmp_path):
-    from bookkit.load import load_registry
+    from bookkit.load.config import load_registry
     (tmp_path / "manuscripts").mkdir()
     for folder in ("book-en", "book-ja", "book-en-gb", "book-ko"):
         (tmp_path / folder).mkdir()

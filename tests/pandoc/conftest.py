@@ -32,7 +32,7 @@ def fixtures_dir() -> Path:
 @pytest.fixture(scope="session")
 def built_pdfs(tmp_path_factory):
     """One PDF per fixture edition (the slow part of the suite: built once)."""
-    from bookkit.render.pandoc import build_pdf
+    from bookkit.render.pandoc.convert import build_pdf
 
     out_dir = tmp_path_factory.mktemp("pdf")
     results = {}
@@ -44,7 +44,7 @@ def built_pdfs(tmp_path_factory):
 @pytest.fixture(scope="session")
 def built_epubs(tmp_path_factory):
     """Each fixture edition built twice to EPUB; the first build runs epubcheck."""
-    from bookkit.render.pandoc import build_epub
+    from bookkit.render.pandoc.convert import build_epub
 
     out_dir = tmp_path_factory.mktemp("epub")
     results = {}

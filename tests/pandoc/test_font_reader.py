@@ -3,7 +3,7 @@ checks is what XeLaTeX sets (text, alt text, code, math), not markup or the raw-
 markers, and a character is reported at its line in its role."""
 import pytest
 
-from bookkit.render import fonts
+from bookkit.render.pandoc import fonts
 
 EMOJI = "\U0001F600"     # in none of the book's fonts
 

@@ -1,9 +1,9 @@
 """LaTeX error mapping through the `% bookkit-source LINE FILE` markers the export writes into
-book.tex (bookkit/render/latex_errors.py), on a hand-made book.tex and log: the line TeX names,
+book.tex (bookkit/render/pandoc/latex_errors.py), on a hand-made book.tex and log: the line TeX names,
 however the chapter title above it wraps, maps to the author's file:line."""
 from pathlib import Path
 
-from bookkit.render.latex_errors import MARKER, locate
+from bookkit.render.pandoc.latex_errors import MARKER, locate
 
 PREFACE = "# 前言\n\n前言的正文，讲本书的写法。\n"
 CHAPTER = ("# 第 1 章 算力与显存\n\n第一段讲算力。\n第二行讲带宽，这里有一个 \\bogusmacro{} 命令。\n\n"

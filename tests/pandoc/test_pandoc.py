@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bookkit.render import fonts
-from bookkit.render import pandoc as P
+from bookkit.render.pandoc import fonts
+from bookkit.render.pandoc import convert as P
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "pandoc"
@@ -191,7 +191,7 @@ def test_pdf_failed_latex_keeps_previous_output(tmp_path):
     src = _copy_fixture("en", tmp_path)
     chap = src / "02-workloads.md"
     lines = chap.read_text(encoding="utf-8").splitlines()
-    # in math: a translation's prose reaches LaTeX as text (bookkit/trust.py), its math as TeX
+    # in math: a translation's prose reaches LaTeX as text (bookkit/source/trust.py), its math as TeX
     lines.insert(2, "This line has $\\undefinedmacroxyz{}$ in it.")
     chap.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "book.pdf"

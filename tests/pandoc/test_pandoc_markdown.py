@@ -6,11 +6,11 @@ import subprocess
 
 import pytest
 
-from bookkit.build import BuildOptions, Builder
-from bookkit.load import load_book
-from bookkit.render.pandoc import pandoc_exe
-from bookkit.render.pandoc_markdown import PandocWriter, export_chapter
-from bookkit.render.website import chapter_context
+from bookkit.pipeline.build import BuildOptions, Builder
+from bookkit.load.config import load_book
+from bookkit.render.pandoc.convert import pandoc_exe
+from bookkit.render.pandoc.sources import PandocWriter, export_chapter
+from bookkit.render.site.renderer import chapter_context
 
 from conftest import ROOT
 

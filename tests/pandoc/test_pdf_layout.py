@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.render import pandoc as P
+from bookkit.render.pandoc import convert as P
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "pandoc"

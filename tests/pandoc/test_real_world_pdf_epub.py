@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.export import export_edition
-from bookkit.render import pandoc as P
+from bookkit.pipeline.export import export_edition
+from bookkit.render.pandoc import convert as P
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "realworld"))

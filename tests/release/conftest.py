@@ -20,8 +20,8 @@ for p in (str(ROOT), str(HERE)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from bookkit.build import BuildOptions, Builder  # noqa: E402
-from bookkit.export import export_edition  # noqa: E402
+from bookkit.pipeline.build import BuildOptions, Builder  # noqa: E402
+from bookkit.pipeline.export import export_edition  # noqa: E402
 from release_helpers import (EDITIONS, LAYOUT, Books, SiteEdition, _build,  # noqa: E402
                              read_site_edition, run_release)
 

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bookkit.load import chapter_plan, load_edition_info  # noqa: E402
+from bookkit.load.config import chapter_plan, load_edition_info  # noqa: E402
 
 EDITIONS = ("zh", "en", "zh-tw")
 # edition -> (site prefix, PDF build script, PDF name, EPUB name)

@@ -17,7 +17,7 @@ import pytest
 
 from release_helpers import EDITIONS, LAYOUT, RELEASE_EPOCH, ROOT, norm, run_release, strip_tags
 
-from bookkit.render.pandoc import pdf_outline
+from bookkit.render.pandoc.convert import pdf_outline
 
 DIST_FILES = sorted([LAYOUT[e][2] for e in EDITIONS] + [LAYOUT[e][3] for e in EDITIONS]
                     + ["AI-Infra-Book-site.tar.gz", "numbers.json", "SHA256SUMS"])
@@ -201,8 +201,8 @@ def test_site_archive_is_deterministic(books, release_dist, tmp_path):
 
 
 def test_numbers_json_has_every_bound_value(release_dist):
-    from bookkit.build import BuildOptions, Builder
-    from bookkit.load import load_book
+    from bookkit.pipeline.build import BuildOptions, Builder
+    from bookkit.load.config import load_book
 
     numbers = json.loads((release_dist / "numbers.json").read_text(encoding="utf-8"))
     book = load_book(ROOT)

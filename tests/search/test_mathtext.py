@@ -1,7 +1,7 @@
 """TeX math as readable text (search documents and snippets, alt text): never TeX source."""
 import pytest
 
-from bookkit.render.mathtext import tex_to_text
+from bookkit.source.mathtext import tex_to_text
 
 CASES = [
     (r"\min(P,\ I \cdot B)", "min(P, I · B)"),

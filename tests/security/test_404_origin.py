@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.load import load_edition_info, load_registry
+from bookkit.load.config import load_edition_info, load_registry
 from bookkit.model import ChapterOutline, ChapterSource
-from bookkit.render.site import SiteConfig, environment, render_pages
-from bookkit.render.website import static_files
+from bookkit.render.site.pages import SiteConfig, environment, render_pages
+from bookkit.render.site.renderer import static_files
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "http://book.test"

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from bookkit import serve
+from bookkit.pipeline import serve
 
 
 @pytest.fixture

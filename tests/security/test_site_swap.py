@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from bookkit import fsutil
+from bookkit.util import fsutil
 from conftest import ROOT, TRANSLATION, build_site
 
 

@@ -69,8 +69,8 @@ def test_npm_runs_no_install_scripts_and_esbuild_still_works(tmp_path):
     assert res.returncode == 0, res.stderr[-2000:]
     launcher = site / "node_modules" / "esbuild" / "bin" / "esbuild"
     assert launcher.read_bytes()[:2] == b"#!"   # esbuild's postinstall did not run...
-    from bookkit.cache import Cache
-    from bookkit.render.minify import Minifier
+    from bookkit.util.cache import Cache
+    from bookkit.render.site.minify import Minifier
     sources = {f"static/{n}": (ROOT / "website/static" / n,
                                (ROOT / "website/static" / n).read_bytes())
                for n in ("app.js", "style.css")}

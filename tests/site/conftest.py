@@ -16,7 +16,7 @@ SHARED_CACHE = ROOT / ".cache" / "bookkit"
 def warm_cache(built_site, tmp_path) -> Path:
     """A private copy of the warm cache: cache entries record dependencies relative to the
     book root, so they stay valid for a copy of the book."""
-    from bookkit.cache import copy_cache
+    from bookkit.util.cache import copy_cache
     dest = tmp_path / "cache"
     copy_cache(SHARED_CACHE, dest)
     return dest
@@ -25,7 +25,7 @@ def warm_cache(built_site, tmp_path) -> Path:
 def copy_book(dest: Path) -> Path:
     """A private copy of the book's sources (for tests that break them): every edition's folder
     (the registry in manuscripts/book.yml), the calculations, the pipeline and the scripts."""
-    from bookkit.load import book_dirs
+    from bookkit.load.config import book_dirs
     for name in (*book_dirs(ROOT), "calculations", "bookkit", "scripts"):
         shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     (dest / "website").mkdir()

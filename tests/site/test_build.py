@@ -6,8 +6,8 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from bookkit.build import BuildOptions, Builder
-from bookkit.load import chapter_plan
+from bookkit.pipeline.build import BuildOptions, Builder
+from bookkit.load.config import chapter_plan
 from bookkit.model import BuildError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,7 +161,7 @@ def test_build_is_deterministic(built_site, tmp_path, warm_cache, workers):
     ("book-zh-tw", "壞公式 $\\frac{1$ 在此。", "math does not render"),
     ("manuscripts", "$$\n\\begin{aligned} a &= \\undefinedmacro \\end{aligned}\n$$",
      "math does not render"),
-    # a translation's math may use only the original's commands (bookkit/trust.py)
+    # a translation's math may use only the original's commands (bookkit/source/trust.py)
     ("book-en", "$$\n\\begin{aligned} a &= \\undefinedmacro \\end{aligned}\n$$",
      "math command \\undefinedmacro is not used in the original's math"),
 ])
@@ -229,7 +229,7 @@ def test_table_of_contents_titles_match_the_headings(built_site):
 def test_rebuild_renders_again_exactly_the_pages_whose_inputs_changed(book_copy, warm_cache, tmp_path):
     """Under --serve one Builder rebuilds: an edited paragraph re-renders its own page; a new
     heading changes every page's navigation; a template or interface-string edit, every page."""
-    from bookkit.render import site
+    from bookkit.render.site import pages as site
 
     rendered: list[str] = []
     original = site.render_pages
@@ -242,7 +242,7 @@ def test_rebuild_renders_again_exactly_the_pages_whose_inputs_changed(book_copy,
         return original(env, info, editions, outlines, bodies, has_math, config, version,
                         only=only, previous=previous)
 
-    import bookkit.render.website as build_module   # the site renderer calls render_pages
+    import bookkit.render.site.renderer as build_module   # the site renderer calls render_pages
     build_module.render_pages = spy
     try:
         out = tmp_path / "site"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.build import BuildOptions, Builder
+from bookkit.pipeline.build import BuildOptions, Builder
 from bookkit.model import BuildError
 
 PROBE = """
@@ -103,7 +103,7 @@ def test_cell_time_limit(book, warm_cache, tmp_path):
 def test_dependencies_are_recorded_even_if_the_parent_imported_them(tmp_path):
     """A forked job must not inherit `calculations` (and its loaded configs) unrecorded."""
     from bookkit.resolve.cells import execute_cells
-    from bookkit.workers import run_jobs
+    from bookkit.resolve.workers import run_jobs
     from calculations import formulas, models
     formulas.kv_bytes_per_token(models.get("qwen3-8b"))       # parent loads the config first
     root = str(Path(__file__).resolve().parents[2])
@@ -118,7 +118,7 @@ def test_byte_code_caches_are_not_dependencies(tmp_path):
     copy of the book has no __pycache__: recording it made every copy miss the cache)."""
     import compileall
     from bookkit.resolve.cells import execute_cells
-    from bookkit.workers import run_jobs
+    from bookkit.resolve.workers import run_jobs
     (tmp_path / "localmod.py").write_text("VALUE = 42\n")
     compileall.compile_dir(str(tmp_path), quiet=1)
     assert list((tmp_path / "__pycache__").glob("localmod.*.pyc"))
@@ -134,7 +134,7 @@ def test_a_copy_of_the_book_uses_its_own_calculations(book_copy, tmp_path):
     must import the copy's (and record it), not reuse the parent's."""
     import calculations  # noqa: F401  (the repository's, as a test process would have)
     from bookkit.resolve.cells import execute_cells
-    from bookkit.workers import run_jobs
+    from bookkit.resolve.workers import run_jobs
     (book_copy / "calculations" / "only_in_copy.py").write_text("VALUE = 42\n")
     cells = [(1, "from calculations.only_in_copy import VALUE\nv = VALUE\n")]
     result = run_jobs([("x", execute_cells, (str(tmp_path / "x.md"), cells,
@@ -145,7 +145,7 @@ def test_a_copy_of_the_book_uses_its_own_calculations(book_copy, tmp_path):
 
 
 def test_cache_store_stages_flushes_and_survives_a_corrupt_file(tmp_path):
-    from bookkit.cache import Cache, copy_cache
+    from bookkit.util.cache import Cache, copy_cache
 
     cache = Cache(tmp_path / "c")
     assert cache.get("math", "k") is None

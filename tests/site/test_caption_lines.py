@@ -1,10 +1,10 @@
-"""A caption line under an image (bookkit/markdown.py `_figure_captions_rule`): an italic line or
+"""A caption line under an image (bookkit/source/markdown.py `_figure_captions_rule`): an italic line or
 a line opening with a figure label, right below the image or as the next paragraph, becomes the
 figure's one caption (the alt text stays alt); prose that happens to start with a label does
 not."""
 import pytest
 
-from bookkit.markdown import parse
+from bookkit.source.markdown import parse
 
 
 @pytest.mark.parametrize("below, caption", [

@@ -1,11 +1,11 @@
-"""CJK-friendly emphasis (bookkit/markdown.py `_cjk_emphasis_rule`): `**` and `*` next to CJK
+"""CJK-friendly emphasis (bookkit/source/markdown.py `_cjk_emphasis_rule`): `**` and `*` next to CJK
 punctuation open and close as readers of Chinese, Japanese and Korean Markdown expect (the cases
 of the CommonMark CJK discussion, in our own words), while text without a CJK neighbour keeps
 CommonMark's reading exactly."""
 import pytest
 from markdown_it import MarkdownIt
 
-from bookkit.markdown import parser
+from bookkit.source.markdown import parser
 
 
 def _html(text: str) -> str:

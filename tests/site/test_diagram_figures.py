@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.cache import Cache
+from bookkit.util.cache import Cache
 from bookkit.locale.numbers import format_value, parse_spec
-from bookkit.render.html import figure_description_html
-from bookkit.resolve.figures import (FigureTask, draw_figure, figure_words,
-                                     load_figure_words, resolve_figures)
-from bookkit.workers import run_jobs
+from bookkit.render.site.html import figure_description_html
+from bookkit.resolve.figures import (FigureTask, draw_figure, figure_words, load_figure_words,
+                                      resolve_figures)
+from bookkit.resolve.workers import run_jobs
 from calculations import training as tr
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ import pytest
 
 from bookkit.locale.numbers import format_value, parse_spec
 from bookkit.resolve.figures import draw_figure
-from bookkit.workers import run_jobs
+from bookkit.resolve.workers import run_jobs
 
 from bookkit.resolve.choices import Declarations
 from test_diagram_figures import LANGS, ROOT, text_contrasts, words

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.load import load_registry
-from bookkit.load import load_edition_info
+from bookkit.load.config import load_registry
+from bookkit.load.config import load_edition_info
 from bookkit.model import BuildError
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.cache import Cache
+from bookkit.util.cache import Cache
 from bookkit.model import BuildError
 from bookkit.resolve.figures import FigureTask, figure_words, resolve_figures
 

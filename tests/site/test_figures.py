@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from bookkit.resolve.figures import draw_figure, load_figure_words
-from bookkit.workers import run_jobs
+from bookkit.resolve.workers import run_jobs
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURES = sorted((ROOT / "manuscripts" / "figures").glob("*.py"))
@@ -88,7 +88,7 @@ def test_string_tables_must_agree(tmp_path):
 def test_site_build_draws_svg_only_and_the_pdf_build_adds_the_pdf(tmp_path):
     """Each format is cached on its own: a site build never pays for the PDF, and the PDF
     build afterwards draws only the PDF."""
-    from bookkit.cache import Cache
+    from bookkit.util.cache import Cache
     from bookkit.resolve.figures import FigureTask, resolve_figures
 
     root = tmp_path / "book"
@@ -127,7 +127,7 @@ def _bars(root, name, body="fig.add_subplot().bar([0, 1], [1, 2]); fig.suptitle(
 def test_figures_drawn_in_one_worker_match_figures_drawn_alone(tmp_path):
     """Figures share a worker process (fonts, math layouts); each one's bytes and recorded
     dependencies must be what drawing it alone gives, and a failing figure names itself."""
-    from bookkit.cache import Cache
+    from bookkit.util.cache import Cache
     from bookkit.resolve.figures import FigureTask, resolve_figures
 
     root = tmp_path / "book"

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.cache import copy_cache
-from bookkit.load import book_dirs
-from bookkit.load import chapter_plan
+from bookkit.util.cache import copy_cache
+from bookkit.load.config import book_dirs
+from bookkit.load.config import chapter_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_CACHE = ROOT / ".cache" / "bookkit"   # warmed by the session's `built_site`
@@ -83,7 +83,7 @@ def test_every_page_in_its_language(gb_book):
 
 
 def test_its_own_search_index(gb_book):
-    from bookkit.render.search import ASSET_NAME, load_payload
+    from bookkit.render.search.index import ASSET_NAME, load_payload
     site = gb_book / "build" / "site"
     payload = load_payload({ASSET_NAME: (site / "en-gb" / ASSET_NAME).read_bytes()})
     urls = {row[0].split("#")[0] for row in payload["docs"]}

@@ -2,7 +2,7 @@
 import subprocess
 from pathlib import Path
 
-from bookkit.gitinfo import _read_head, source_commit
+from bookkit.load.gitinfo import _read_head, source_commit
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.load import chapter_plan, load_registry
+from bookkit.load.config import chapter_plan, load_registry
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_RE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
@@ -89,9 +89,9 @@ def test_no_html_in_any_text(built_site, edition, prefix):
 
 
 def test_the_zh_tw_text_is_the_zh_tw_editions():
-    from bookkit.build import resolve_book
+    from bookkit.pipeline.build import resolve_book
     from bookkit.render.llms import PlainWriter
-    from bookkit.render.website import chapter_context
+    from bookkit.render.site.renderer import chapter_context
 
     resolved = resolve_book(ROOT, ["zh-tw"], figures=())
     tw, zh = resolved.editions["zh-tw"], resolved.editions["zh"]

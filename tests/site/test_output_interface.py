@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bookkit.build import resolve_book, site_config
-from bookkit.cache import Cache
+from bookkit.pipeline.build import resolve_book, site_config
+from bookkit.util.cache import Cache
 from bookkit.render import outputs
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,8 +1,8 @@
-"""`bookkit.workers.run_pool`: long-lived workers handed one item at a time (the figures)."""
+"""`bookkit.resolve.workers.run_pool`: long-lived workers handed one item at a time (the figures)."""
 import os
 import time
 
-from bookkit.workers import JobResult, run_pool
+from bookkit.resolve.workers import JobResult, run_pool
 
 
 def _pid(tag: str) -> JobResult:
@@ -69,7 +69,7 @@ def test_a_stuck_or_dying_item_costs_only_itself():
 
 def test_no_more_processes_than_items(monkeypatch):
     import multiprocessing as mp
-    import bookkit.workers as workers
+    import bookkit.resolve.workers as workers
     started = []
     real = mp.get_context("fork")
 

@@ -54,7 +54,7 @@ def _book_with_cache(tmp_path: Path, drop_kinds: tuple[str, ...] | None) -> Path
     build spends its first seconds in the stage that those kinds skip."""
     book = copy_book(tmp_path / "book")
     if drop_kinds is not None:
-        from bookkit.cache import copy_cache
+        from bookkit.util.cache import copy_cache
         cache = book / ".cache" / "bookkit"
         copy_cache(SHARED_CACHE, cache)
         with sqlite3.connect(cache / "cache.sqlite3") as db:

@@ -271,9 +271,9 @@ def test_each_section_has_a_quiet_errata_link_with_the_section_and_commit(contex
 
 
 def test_errata_links_omit_the_commit_without_git(tmp_path):
-    from bookkit.gitinfo import source_commit
-    from bookkit.load import load_edition_info
-    from bookkit.render.site import SiteConfig, errata_href
+    from bookkit.load.gitinfo import source_commit
+    from bookkit.load.config import load_edition_info
+    from bookkit.render.site.pages import SiteConfig, errata_href
 
     assert source_commit(tmp_path) is None            # not a checkout
     assert source_commit(ROOT) is not None
@@ -289,7 +289,7 @@ def test_errata_links_omit_the_commit_without_git(tmp_path):
 
 # ------------------------------------------------------------------ --serve error overlay
 def test_serve_error_overlay_can_be_dismissed(browser, tmp_path):
-    from bookkit.serve import LiveState, make_handler
+    from bookkit.pipeline.serve import LiveState, make_handler
 
     (tmp_path / "index.html").write_text("<!DOCTYPE html><html><body><main><h1>Book</h1></main></body></html>")
     state = LiveState()

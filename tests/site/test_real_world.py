@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bookkit.check.sources import source_findings
-from bookkit.markdown import parse
+from bookkit.source.markdown import parse
 from bookkit.model import BuildError
 
 ROOT = Path(__file__).resolve().parents[2]

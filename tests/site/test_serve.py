@@ -121,7 +121,7 @@ def test_a_cancelled_request_prints_no_traceback(capsys):
     import threading
     import time
 
-    from bookkit.serve import PreviewServer
+    from bookkit.pipeline.serve import PreviewServer
     from http.server import BaseHTTPRequestHandler
 
     class Slow(BaseHTTPRequestHandler):

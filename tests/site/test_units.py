@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from bookkit.markdown import parse
+from bookkit.source.markdown import parse
 from bookkit.model import BuildError, ChapterSource
 from bookkit.model import label_text
 from bookkit.resolve.numbering import number_chapter
@@ -98,8 +98,8 @@ def test_inline_children_carry_line_numbers():
 
 
 def test_katex_renders_aligned_at_build_time(tmp_path):
-    from bookkit.cache import Cache
-    from bookkit.render.math import render_all
+    from bookkit.util.cache import Cache
+    from bookkit.render.site.katex import render_all
     root = Path(__file__).resolve().parents[2]
     tex = r"\begin{aligned} a &= b + c \\ d &= e \end{aligned}"
     out = render_all({(tex, True)}, root, Cache(tmp_path))

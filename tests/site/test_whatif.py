@@ -355,7 +355,7 @@ def test_controls_are_accessible(page_factory, built_site, site_url, scheme):
 
 
 def _build(root: Path, cache: Path, out: Path):
-    from bookkit.build import BuildOptions, Builder
+    from bookkit.pipeline.build import BuildOptions, Builder
     return Builder(BuildOptions(root=root, out=out, editions=["zh"], quiet=True,
                                 cache_dir=cache)).build()
 
@@ -415,10 +415,10 @@ def test_pdf_and_epub_sources_show_the_book_values_and_one_line(edition):
     """The Pandoc sources (PDF, EPUB) keep the book's values and say in one line that the web
     edition can change them; no `:::` of a what-if region is left for Pandoc."""
     import yaml
-    from bookkit.build import BuildOptions, Builder
-    from bookkit.load import load_book
-    from bookkit.render.pandoc_markdown import export_chapter
-    from bookkit.render.website import chapter_context
+    from bookkit.pipeline.build import BuildOptions, Builder
+    from bookkit.load.config import load_book
+    from bookkit.render.pandoc.sources import export_chapter
+    from bookkit.render.site.renderer import chapter_context
     builder = Builder(BuildOptions(root=ROOT, out=ROOT / "build" / "site", quiet=True))
     book = load_book(ROOT, [edition])
     ed = book.editions[edition]

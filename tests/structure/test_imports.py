@@ -10,21 +10,21 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "bookkit"
 
 # Known exceptions, to remove (never to add to): none left. An output that needs a helper of
-# the resolve stage takes it from a shared, stage-free module (`bookkit/markdown.py`,
+# the resolve stage takes it from a shared, stage-free module (`bookkit/source/markdown.py`,
 # `images.py`, `links.py`, `typed_numbers.py`) or from the types in `bookkit/model.py`.
 KNOWN_RENDER_TO_RESOLVE: set[tuple[str, str]] = set()
 KNOWN_RESOLVE_TO_RENDER: set[tuple[str, str]] = set()
 # The checks read built files, not renderers; the site check still asks the output registry
 # which files each output puts in an edition root, and rebuilds the search index with the
 # renderer's lunr port (to move below both: a stage-free module of the index format).
-KNOWN_CHECK_TO_RENDER = {("bookkit.check.links", "bookkit.render.outputs"),
-                         ("bookkit.check.links", "bookkit.render.search")}
+KNOWN_CHECK_TO_RENDER = {("bookkit.check.site_links", "bookkit.render.outputs"),
+                         ("bookkit.check.site_links", "bookkit.render.search.index")}
 # Outputs take the book's configuration from the resolved book; these two still read the
 # registry from the package's own path: `pandoc.edition_info` when `build_pdf`/`build_epub`
 # are called on a source folder without the edition (`--source`, the Pandoc tests), and
 # `fonts.fontset_for` (the fonts become part of the language record).
-KNOWN_RENDER_TO_LOAD = {("bookkit.render.fonts", "bookkit.load"),
-                        ("bookkit.render.pandoc", "bookkit.load")}
+KNOWN_RENDER_TO_LOAD = {("bookkit.render.pandoc.fonts", "bookkit.load.config"),
+                        ("bookkit.render.pandoc.convert", "bookkit.load.config")}
 
 
 def module_name(path: Path) -> str:
@@ -106,14 +106,14 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_the_graph_is_read_correctly():
     graph = import_graph()
-    assert "bookkit.model" in graph["bookkit.load"]
-    assert "bookkit.render.website" in graph["bookkit.build"]
+    assert "bookkit.model" in graph["bookkit.load.config"]
+    assert "bookkit.render.site.renderer" in graph["bookkit.pipeline.build"]
     # a relative import inside a function (how the old cycle hid) is seen too
-    assert "bookkit.check.registry" in graph["bookkit.check.cli"]
+    assert "bookkit.check.registry" in graph["bookkit.cli.check"]
 
 
 def stage_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The same graph between stages: `bookkit.render.pandoc` counts as `bookkit.render`."""
+    """The same graph between stages: `bookkit.render.pandoc.convert` counts as `bookkit.render`."""
     def stage(module: str) -> str:
         return ".".join(module.split(".")[:2])
     out: dict[str, set[str]] = {}
@@ -134,7 +134,7 @@ def test_no_import_cycle_between_stages():
 
 def test_outputs_do_not_import_the_resolve_stage_or_the_pipeline():
     graph = checked_graph()
-    forbidden = ("bookkit.resolve", "bookkit.build", "bookkit.export", "bookkit.serve",
+    forbidden = ("bookkit.resolve", "bookkit.pipeline.build", "bookkit.pipeline.export", "bookkit.pipeline.serve",
                  "bookkit.check", "bookkit.__main__")
     bad = sorted((module, dep) for module, deps in graph.items()
                  if module.startswith("bookkit.render") for dep in deps
@@ -154,7 +154,7 @@ def test_outputs_do_not_read_the_configuration_again():
     graph = checked_graph()
     bad = sorted((module, dep) for module, deps in graph.items()
                  if module.startswith("bookkit.render") for dep in deps
-                 if dep == "bookkit.load")
+                 if dep == "bookkit.load.config")
     assert bad == []
 
 
@@ -163,9 +163,9 @@ def test_only_the_site_imports_the_sites_renderer():
     in `bookkit.render.text`: search, what-if, Pandoc and llms.txt do not import the HTML
     renderer (`html.py`) or the site's pages (`website.py`)."""
     graph = import_graph()
-    site = {"bookkit.render.website", "bookkit.render.html", "bookkit.render.site_output"}
+    site = {"bookkit.render.site.renderer", "bookkit.render.site.html", "bookkit.render.site.output"}
     bad = sorted((module, dep) for module, deps in graph.items()
                  if module.startswith("bookkit.render") and module not in site
-                 for dep in deps if dep in ("bookkit.render.html", "bookkit.render.website"))
+                 for dep in deps if dep in ("bookkit.render.site.html", "bookkit.render.site.renderer"))
     assert bad == []
-    assert "bookkit.render.html" not in graph["bookkit.render.text"]
+    assert "bookkit.render.site.html" not in graph["bookkit.render.text"]

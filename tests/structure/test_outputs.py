@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from bookkit.cache import Cache
+from bookkit.util.cache import Cache
 from bookkit.render import outputs
 
 PACKAGE = Path(__file__).resolve().parents[2] / "bookkit"
@@ -49,7 +49,7 @@ def test_what_the_build_draws_and_serve_watches_comes_from_the_registry():
 
 def test_the_pipeline_and_commands_do_not_pick_renderers_one_by_one():
     build = imported_names("build.py")
-    assert not build & {"SiteRenderer", "SearchIndexer", "Minifier", "bookkit.render.minify"}
+    assert not build & {"SiteRenderer", "SearchIndexer", "Minifier", "bookkit.render.site.minify"}
     # the export and the checks resolve without the site pipeline (no Builder)
     for module in ("export.py", "check/report.py", "serve.py"):
         assert not imported_names(module) & {"Builder", "BuildOptions"} - (
@@ -67,10 +67,10 @@ def test_resolving_for_the_checks_and_exports_builds_no_part_of_the_site():
     code = (
         "import gc, sys\n"
         f"sys.path.insert(0, {str(root)!r})\n"
-        "from bookkit.build import resolve_book\n"
-        "from bookkit.render.minify import Minifier\n"
-        "from bookkit.render.search_docs import SearchIndexer\n"
-        "from bookkit.render.website import SiteRenderer\n"
+        "from bookkit.pipeline.build import resolve_book\n"
+        "from bookkit.render.site.minify import Minifier\n"
+        "from bookkit.render.search.documents import SearchIndexer\n"
+        "from bookkit.render.site.renderer import SiteRenderer\n"
         f"resolved = resolve_book({str(root)!r}, figures=())\n"
         "assert set(resolved.editions) == {'zh', 'en', 'zh-tw'}, resolved.editions\n"
         "assert resolved.figures == {}\n"

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bookkit.check.numbers import Finding, check_pair  # noqa: E402
+from bookkit.check.pair import Finding, check_pair  # noqa: E402
 
 CORPUS = ROOT / "tests" / "fixtures" / "translation" / "corpus"
 #: issue 29's pairs, written before the checker learnt paragraphs (revision skew, label lists,

@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bookkit.check.numbers import check_pair  # noqa: E402
-from bookkit.load import chapter_plan, load_registry  # noqa: E402
+from bookkit.check.pair import check_pair  # noqa: E402
+from bookkit.load.config import chapter_plan, load_registry  # noqa: E402
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""Tests for bookkit.check.numbers: normalisation per language, the fixture corpus, seeded faults."""
+"""Tests for bookkit.check.pair: normalisation per language, the fixture corpus, seeded faults."""
 
 import json
 import sys
@@ -10,8 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bookkit.check.numbers import (  # noqa: E402
-    Finding, check_pair, extract_numbers, parse_zh_numeral, value_text)
+from bookkit.check.pair import Finding, check_pair, extract_numbers, parse_zh_numeral, value_text
 
 FIX = ROOT / "tests" / "fixtures" / "translation"
 ORIGINAL = (FIX / "original.md").read_text(encoding="utf-8")

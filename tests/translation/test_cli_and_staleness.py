@@ -8,8 +8,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bookkit.check.staleness import (  # noqa: E402
-    load_sync_record, mark_synced, section_hashes, stale_sections, sync_record_path)
+from bookkit.check.staleness import (load_sync_record, mark_synced, section_hashes,
+                                      stale_sections, sync_record_path)
 
 FIX = ROOT / "tests" / "fixtures" / "translation"
 CHECK = [sys.executable, str(ROOT / "scripts" / "check_translation.py")]

@@ -39,7 +39,7 @@ def test_corpus_scores():
 
 
 def test_clean_pairs_are_clean():
-    from bookkit.check.numbers import check_pair
+    from bookkit.check.pair import check_pair
     for p in load_manifest()["pairs"]:
         original = (CORPUS / p["original"]).read_text(encoding="utf-8")
         translation = (CORPUS / p["translation"]).read_text(encoding="utf-8")
@@ -76,7 +76,7 @@ def test_any_one_heading_dropped_is_one_finding_and_nothing_else():
     """Issue 15: one heading deleted from a translation turned 137 findings into 1,613. Drop
     each heading of each clean translation in turn (and each of the original: a heading the
     translation added): exactly one structure finding, every time."""
-    from bookkit.check.numbers import check_pair
+    from bookkit.check.pair import check_pair
     failures = []
     for p in load_manifest()["pairs"]:
         original = (CORPUS / p["original"]).read_text(encoding="utf-8")

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bookkit.draft import draft_zh_tw
+from bookkit.tools.draft import draft_zh_tw
 
 ROOT = Path(__file__).resolve().parents[2]
 

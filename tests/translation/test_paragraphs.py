@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bookkit.check.numbers import check_pair, compare_pair, extract_numbers, value_text  # noqa: E402
+from bookkit.check.pair import check_pair, compare_pair, extract_numbers, value_text  # noqa: E402
 from corpus_score import WORKBENCH, score_corpus  # noqa: E402
 
 

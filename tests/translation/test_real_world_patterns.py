@@ -12,8 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bookkit.check.numbers import (  # noqa: E402
-    align_sections, check_pair, extract_numbers, parse_document, value_text)
+from bookkit.check.pair import (align_sections, check_pair, extract_numbers, parse_document,
+                                 value_text)
 
 
 def nums(text, lang):

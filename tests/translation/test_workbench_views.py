@@ -110,7 +110,7 @@ def test_glossary_of_the_edition_is_used_and_named(tmp_path):
 def test_the_revision_the_translation_follows(tmp_path):
     """A translation made from an older revision of the original: git names that revision."""
     from bookkit.check.skew import best_revision
-    from bookkit.check.numbers import compare_pair
+    from bookkit.check.pair import compare_pair
 
     def git(*args):
         subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True,

@@ -62,7 +62,7 @@
       else slots[i] = {el: el, kind: "n", text: numText(el).data, prov: getProv(el)};
     });
     controls.hidden = false;
-    // Diagrams drawn per combination (bookkit/render/whatif.py: "f"): the book's drawing and
+    // Diagrams drawn per combination (bookkit/render/site/whatif_data.py: "f"): the book's drawing and
     // description are kept to put back; a variant's SVG is fetched when it is picked.
     var figs = {};
     region.querySelectorAll("figure[id]").forEach(function (f) {

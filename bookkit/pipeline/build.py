@@ -1,0 +1,273 @@
+"""The pipeline: load -> resolve (cells, numbering, figures) -> render (site, math, search) -> write.
+
+Each stage is its own piece: `bookkit.resolve.book.Resolver` (parsed chapters, cells, figures),
+the site outputs of the registry `bookkit.render.outputs` (the pages, the search indexes,
+`llms.txt`, ...), `bookkit.pipeline.write.TreeWriter` (the atomic write). Each keeps what it made in
+memory, so `--serve` rebuilds only what changed; the content-addressed cache on disk
+(`.cache/`) makes a cold process skip cells, figures and formulas that have not changed.
+`Builder` decides only the order, and what runs beside what on the two cores: the pages and
+the search indexes overlap with KaTeX and each other, every other site output runs after them.
+
+`resolve_book` is the load and resolve stages alone, for the exports and the checks.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bookkit.util.cache import Cache
+from bookkit.load.gitinfo import source_commit
+from bookkit.source.links import repo_settings
+from bookkit.load.config import load_book, read_book_config, untranslated_warnings
+from bookkit.model import Book, BuildError, CellResults, Edition, ResolvedBook
+from bookkit.render.site import katex as mathrender
+from bookkit.render import outputs as registry
+from bookkit.render.search.index import build_search_assets
+from bookkit.render.search.documents import SearchJob
+from bookkit.render.site.pages import SiteConfig
+from bookkit.render.text import forget_values_digests, title_text
+from bookkit.render.site.renderer import formulas
+from bookkit.resolve.book import Resolver
+from bookkit.source.typed_numbers import typed_numbers, warning_text
+from bookkit.resolve.workers import Background, JobResult
+from bookkit.pipeline.write import TreeWriter
+
+
+@dataclass
+class BuildOptions:
+    root: Path
+    out: Path
+    editions: list[str] | None = None
+    use_cache: bool = True
+    workers: int = 2
+    cell_timeout: float = 60.0
+    quiet: bool = False
+    cache_dir: Path | None = None     # default: <root>/.cache/bookkit
+    strict: bool = False              # an untranslated chapter is an error, not a warning
+
+
+@dataclass
+class BuildReport:
+    pages: int = 0
+    files_written: int = 0
+    cells_executed: int = 0
+    figures_drawn: int = 0
+    seconds: float = 0.0
+    changed: bool = True
+    timings: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)   # `file:line: …`, printed by the CLI
+
+
+class Builder:
+    def __init__(self, options: BuildOptions) -> None:
+        self.opt = options
+        self.root = options.root.resolve()
+        self.cache = Cache(options.cache_dir or self.root / ".cache" / "bookkit",
+                           enabled=options.use_cache, base=self.root)
+        self.resolver = Resolver(self.root, self.cache, options.workers, options.cell_timeout,
+                                 log=self.log)
+        # Every output the registry writes into the site tree; the two the build schedules
+        # itself (see `build`) are reached through their stages.
+        self.outputs = registry.site_outputs(self.root, self.cache)
+        self.site = self.outputs["site"].renderer
+        self.search = self.outputs["search"].indexer
+        self.writer = TreeWriter(options.out)
+
+    def log(self, message: str) -> None:
+        if not self.opt.quiet:
+            print(f"  {message}", file=sys.stderr, flush=True)
+
+    # What the last resolve executed (not served from cache); tests read it.
+    @property
+    def executed_cells(self) -> list[int]:
+        return self.resolver.executed_cells
+
+    @property
+    def drawn_figures(self) -> list[str]:
+        return self.resolver.drawn_figures
+
+    @property
+    def cell_deps(self) -> dict[int, dict]:
+        return self.resolver.cell_deps
+
+    @property
+    def figure_deps(self) -> dict[str, dict]:
+        return self.resolver.figure_deps
+
+    def resolve(self, book: Book, figures: tuple[str, ...] = ("svg", "pdf")) -> ResolvedBook:
+        """The resolve stage alone (for the Pandoc export, the translation check with
+        `figures=()`, and the release)."""
+        return self.resolver.resolve(book, title_text, figures)
+
+    def build(self) -> BuildReport:
+        """Load, resolve, render and write the site; see the module docstring for the stages.
+
+        The stages overlap on two cores. KaTeX runs in one Node process started first and fed
+        each edition's formulas as soon as that edition is numbered; on a first build, stale
+        search indexes are built in a forked process while chapters are rendered with a slot
+        per formula, filled when KaTeX is done.
+        """
+        first = not self.site.has_rendered
+        forget_values_digests()   # this build's cell values are new objects
+        math = mathrender.MathRenderer(
+            self.root, self.cache, mathrender.KatexProcess.try_start(self.root) if first else None)
+        indexer: Background | None = None
+        timings: dict[str, float] = {}
+        try:
+            start = time.perf_counter()
+            report = BuildReport()
+            book = load_book(self.root, self.opt.editions, strict=self.opt.strict)
+            t0 = time.perf_counter()
+            cells = self.resolver.run_cells(book)
+            report.cells_executed = sum(1 for c in cells.values() if c.executed)
+            timings["cells"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            resolved = self.resolver.start(book, cells, self.opt.editions)
+            # On a first build, a forked process numbers the editions again on its own and
+            # builds their search indexes (search text needs neither figures nor math), on the
+            # other core, while this process parses, renders and writes. It is forked early,
+            # right after the cells, when there is little to copy; this process keeps the
+            # cheapest index (by its text) so that both cores stay busy to the end.
+            wanted = resolved.outputs
+            forked: list[str] = []
+            if first and self.opt.workers > 1 and len(wanted) > 1:
+                forked = sorted(wanted, key=lambda k: _text_cost(book.editions[k]))[1:]
+                indexer = Background(_index_editions, (self, resolved, cells, forked))
+            search: dict[str, SearchJob] = {}
+            wanted_math: dict[tuple, set] = {}
+            for key in book.editions:
+                edition = resolved.editions[key] = self.resolver.number_edition(
+                    book, key, cells, title_text)
+                for chapter in edition.chapters:
+                    wanted_math[(key, chapter.source.number)] = formulas(resolved, edition,
+                                                                         chapter)
+                try:
+                    math.submit(f for chapter in edition.chapters
+                                for f in wanted_math[(key, chapter.source.number)])
+                except mathrender.MathError as exc:
+                    raise BuildError(None, None, str(exc))
+                if key in wanted and key not in forked:
+                    search[key] = self.search.start(resolved, key)
+            timings["numbering"] = time.perf_counter() - t0
+            report.warnings = self.source_warnings(resolved)
+            t0 = time.perf_counter()
+            self.resolver.draw_figures(resolved,
+                                       registry.figure_formats(self.outputs.values()))
+            self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
+            timings["figures"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            chapters = self.site.render_chapters(resolved, wanted_math)
+            timings["chapters"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            try:
+                rendered_math = math.result()
+            except mathrender.MathError as exc:
+                raise BuildError(None, None, str(exc))
+            timings["math wait"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            config = site_config(book)
+            files, report.pages = self.site.render_site(resolved, config, chapters,
+                                                        rendered_math)
+            timings["pages"] = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            for key, job in search.items():   # this process's share first
+                files.update((resolved.editions[key].info.url_prefix + name, data)
+                             for name, data in job.finish(self.cache).items())
+            if indexer is not None:
+                result, indexer = indexer.result(), None
+                if not result.ok:
+                    raise BuildError(None, None, "building the search indexes failed:\n"
+                                     + result.error)
+                for key, (cache_key, assets, built) in result.value.items():
+                    if built:
+                        self.cache.put("search", cache_key, assets)
+                    files.update((resolved.editions[key].info.url_prefix + name, data)
+                                 for name, data in assets.items())
+            timings["search"] = time.perf_counter() - t0
+            context = registry.OutputContext(self.root, self.cache, site=config, log=self.log)
+            for name, output in self.outputs.items():
+                if name not in SCHEDULED:
+                    t0 = time.perf_counter()
+                    files.update(output.write(resolved, context).files)
+                    timings[name] = time.perf_counter() - t0
+        finally:
+            if indexer is not None:
+                indexer.cancel()
+            math.discard()
+            self.cache.flush()
+        t0 = time.perf_counter()
+        report.changed, report.files_written = self.writer.write(files)
+        timings["write"] = time.perf_counter() - t0
+        report.timings = timings
+        report.seconds = time.perf_counter() - start
+        return report
+
+
+    def source_warnings(self, resolved: ResolvedBook) -> list[str]:
+        """What the build fixed on its own and the author should fix in the source (typed
+        heading numbers), as `path:line: …` relative to the book root."""
+        return [warning_text(chapter.source.path.relative_to(self.root), typed)
+                for key in resolved.outputs for chapter in resolved.editions[key].chapters
+                if not chapter.source.untranslated    # warned once, in the original
+                for typed in typed_numbers(chapter.tokens)] + untranslated_warnings(
+                    resolved.book, self.root)
+
+
+#: The site outputs `Builder.build` drives stage by stage (to overlap them on two cores).
+SCHEDULED = ("site", "search")
+
+
+def resolve_book(root: Path, editions: list[str] | None = None,
+                 figures: tuple[str, ...] = (), *, strict: bool = False,
+                 outputs: list[str] | None = None, use_cache: bool = True,
+                 cache_dir: Path | None = None, workers: int = 2,
+                 cell_timeout: float = 60.0) -> ResolvedBook:
+    """Load and resolve the book, nothing else: no renderer, minifier or search indexer is
+    made. `editions`: those to load (with the original, whose cells they read; default all);
+    `figures`: the formats to draw (none: the text only, as the checks read it); `outputs`:
+    the editions the resolved book is made for (default: every loaded one)."""
+    root = Path(root).resolve()
+    cache = Cache(cache_dir or root / ".cache" / "bookkit", enabled=use_cache, base=root)
+    resolver = Resolver(root, cache, workers, cell_timeout)
+    book = load_book(root, editions, strict=strict)
+    return resolver.resolve(book, title_text, figures, outputs)
+
+
+def _text_cost(edition: Edition) -> int:
+    """Relative cost of indexing an edition, from its sources: a CJK character gives two index
+    terms (itself and a bigram), a Latin word of ~6 letters one; UTF-8's extra bytes count
+    the former."""
+    return sum(len(c.text.encode("utf-8")) - len(c.text) + len(c.text) // 8
+               for c in edition.chapters)
+
+
+def _index_editions(builder: Builder, resolved: ResolvedBook, cells: dict[int, CellResults],
+                    keys: list[str]) -> JobResult:
+    """In a forked process: number the editions `keys` and build their search indexes.
+
+    Returns {edition: (cache key, assets, built)}; `built` is False for a cache hit. The cache
+    is only read here; the parent stores what was built.
+    """
+    out = {}
+    for key in keys:
+        resolved.editions[key] = builder.resolver.number_edition(resolved.book, key, cells,
+                                                                 title_text)
+        job = builder.search.start(resolved, key)
+        assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang,
+                                                                          job.synonyms)
+        out[key] = (job.key, assets, job.hit is None)
+    return JobResult(ok=True, value=out)
+
+
+def site_config(book: Book) -> SiteConfig:
+    config = book.config or read_book_config(book.root)
+    return SiteConfig(site_url=config.site_url, release_url=config.release_url,
+                      repo_url=repo_settings(config.data)["repo"],
+                      errata_url=repo_settings(config.data)["errata"],
+                      commit=source_commit(book.root),
+                      pdf_names={e.id: e.pdf_name for e in config.registry},
+                      epub_names={e.id: e.epub_name for e in config.registry})
+
+

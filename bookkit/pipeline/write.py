@@ -1,0 +1,57 @@
+"""Write a built tree atomically: build the new tree beside the old one, then swap.
+
+Unchanged files are hard-linked from the previous tree (found through its manifest of
+sha256 digests), so an edit rewrites one page; an unchanged build writes nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+from bookkit.util.fsutil import swap_dir
+
+MANIFEST = ".manifest.json"
+
+
+class TreeWriter:
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self._last_manifest: dict[str, str] | None = None
+
+    def write(self, files: dict[str, bytes]) -> tuple[bool, int]:
+        """(whether anything changed, how many files were written rather than linked)."""
+        out = self.out
+        manifest = {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+        if self._last_manifest == manifest and out.is_dir():
+            return False, 0
+        old = _read_manifest(out)
+        new = out.with_name(out.name + ".new")
+        if new.exists():
+            shutil.rmtree(new)
+        new.mkdir(parents=True)
+        written = 0
+        for path in sorted(files):
+            target = new / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if old.get(path) == manifest[path]:
+                try:
+                    os.link(out / path, target)
+                    continue
+                except OSError:
+                    pass
+            target.write_bytes(files[path])
+            written += 1
+        (new / MANIFEST).write_text(json.dumps(manifest, sort_keys=True, indent=0))
+        swap_dir(new, out)
+        self._last_manifest = manifest
+        return True, written
+
+
+def _read_manifest(out: Path) -> dict:
+    try:
+        return json.loads((out / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
