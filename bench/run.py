@@ -462,8 +462,8 @@ def search_download(site: Path) -> dict:
 
 
 def index_reports(site: Path) -> dict:
-    """`bookkit.render.search.index.index_report` on each edition's shipped search-index.js."""
-    from bookkit.render.search.index import ASSET_NAME, SearchDoc, index_report, load_payload
+    """`bookkit.lunr.index.index_report` on each edition's shipped search-index.js."""
+    from bookkit.lunr.index import ASSET_NAME, SearchDoc, index_report, load_payload
     out = {}
     for name, _key, prefix, _ in EDITIONS:
         assets = {ASSET_NAME: (site / prefix / ASSET_NAME).read_bytes()}
@@ -1029,7 +1029,7 @@ def write_results(path: Path, R: dict) -> None:
         L += [f"MkDocs in the browser not measured: {err['mkdocs_browser']}", ""]
 
     L += ["### What the search file ships", "",
-          "`bookkit.render.search.index.index_report` on the shipped `search-index.js` (gzip -9, each "
+          "`bookkit.lunr.index.index_report` on the shipped `search-index.js` (gzip -9, each "
           "part compressed alone): the section `text` (for the index and for snippets), the "
           "`titles` (urls, section and chapter titles), the Traditional/Simplified `charmap` and "
           "the glossary `synonyms`. The `index` (terms, field lengths, postings) is built by the "

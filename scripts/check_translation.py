@@ -73,7 +73,8 @@ def _write(text: str, output: str | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        translations = load_registry(ROOT).translations
+        registry = load_registry(ROOT)
+        translations = registry.translations
     except BuildError as exc:
         print(f"error: {exc.render()}", file=sys.stderr)
         return 2
@@ -116,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     check = check_chapter(args.original, original, args.translation, translation, edition,
-                          glossary, find_revision=not args.no_history)
+                          glossary, find_revision=not args.no_history,
+                          original_lang=registry.original.number_lang)
     report = render(check, args.format, args.precision, ROOT)
     if args.format in ("text", "json"):
         print(glossary.describe(ROOT), file=sys.stderr)

@@ -1,5 +1,9 @@
 """Comparison of an original chapter with its translation: :func:`check_pair` and the
-:class:`Finding` objects it returns.
+:class:`Difference` objects it returns.
+
+Why one module of this size: pairing numbers inside aligned paragraphs, the structural
+parity checks and the severity ranking share one model of a difference and are tuned together
+against the seeded-fault corpus (precision and recall in tests/translation).
 """
 
 from __future__ import annotations
@@ -13,15 +17,18 @@ from fractions import Fraction
 from bookkit.check.align import (_heading_name, _merged, _without_heading, align_blocks,
                                   align_sections)
 from bookkit.check.chapter import Block, Document, Section, parse_document
-from bookkit.check.extract import SOFT_UNITS, TRANSLATION_LANGS, Num, normalize_lang, value_text
+from bookkit.check.extract import (READERS, SOFT_UNITS, TRANSLATION_LANGS, Num, normalize_lang,
+                                    value_text)
 
 KINDS = ("missing", "extra", "changed", "precision", "paragraph", "label", "structure", "leftover")
 SEVERITIES = ("high", "medium", "low")
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One difference between an original and its translation.
+class Difference:
+    """One difference between an original and its translation (the number check's own record;
+    a check run reports it as a `bookkit.model.Finding` at the translation's line, see
+    `bookkit.check.report.pair_finding`).
 
     ``kind``: ``missing`` / ``extra`` / ``changed`` (numbers and bound references),
     ``precision`` (the same number rounded), ``paragraph`` (a paragraph on one side only),
@@ -161,12 +168,12 @@ def _restated(n: Num, own: _Stated | None, other: _Stated | None, other_line: in
 
 
 def _compare_numbers(osec: Section, tsec: Section, where: str = "",
-                     stated: tuple[_Stated, _Stated] | None = None) -> list[Finding]:
+                     stated: tuple[_Stated, _Stated] | None = None) -> list[Difference]:
     """The numbers of two aligned stretches of text (a paragraph and its rendering; a
     footnote): pairs of equal numbers are silent, the rest are findings. ``stated``: the numbers
     each edition states anywhere (a number missing here but stated elsewhere on the other side
     is a restatement, not a finding)."""
-    findings: list[Finding] = []
+    findings: list[Difference] = []
     where = where or osec.id
     title = osec.title or None
     tpool = list(tsec.nums)
@@ -225,7 +232,7 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "",
         mdone.add(mi)
         edone.add(ei)
         on, tn = missing[mi][1], extra[ei][1]
-        findings.append(Finding(
+        findings.append(Difference(
             "precision", value_text(on.value), on.unit, on.line, tn.line,
             f"same number at another precision in section {where}: original {_describe(on)} "
             f"(line {on.line}), translation {_describe(tn)}", "low", title))
@@ -264,32 +271,32 @@ def _compare_numbers(osec: Section, tsec: Section, where: str = "",
         on.status = tn.status = "changed"
         what = "unit" if on.value == tn.value else "value"
         sev = "medium" if (on.soft and tn.soft) else "high"
-        findings.append(Finding(
+        findings.append(Difference(
             "changed", value_text(on.value), on.unit, on.line, tn.line,
             f"number {what} changed in section {where}: original {_describe(on)} "
             f"(line {on.line}), translation {_describe(tn)}", sev, title))
     for mi, (_, on) in enumerate(missing):
         if mi not in mdone and not on.soft and not _restated(on, so, st, tsec.line):
             on.status = "unpaired"
-            findings.append(Finding(
+            findings.append(Difference(
                 "missing", value_text(on.value), on.unit, on.line, tsec.line,
                 f"number missing from section {where}: original {_describe(on)} (line {on.line}) "
                 f"has no counterpart in the translation", _number_severity(on), title))
     for ei, (_, tn) in enumerate(extra):
         if ei not in edone and not tn.soft and not _restated(tn, st, so, osec.line):
             tn.status = "unpaired"
-            findings.append(Finding(
+            findings.append(Difference(
                 "extra", value_text(tn.value), tn.unit, osec.line if stated else None, tn.line,
                 f"extra number in section {where}: translation {_describe(tn)} is not in the original",
                 _number_severity(tn), title))
     return findings
 
 
-def _compare_xlabels(osec: Section, tsec: Section, where: str) -> list[Finding]:
+def _compare_xlabels(osec: Section, tsec: Section, where: str) -> list[Difference]:
     """Typed labels (图 7-2 / Figure 7-2) of one kind are compared with each other only. A label
     one side leaves out is not reported (translations often write "the figure below"); a label
     that names another number where the other side has one of the same kind is."""
-    out: list[Finding] = []
+    out: list[Difference] = []
     tleft = list(tsec.xlabels)
     oleft = []
     for lab in osec.xlabels:
@@ -303,49 +310,49 @@ def _compare_xlabels(osec: Section, tsec: Section, where: str) -> list[Finding]:
         if hit is None:
             continue
         tleft.remove(hit)
-        out.append(Finding("changed", num, None, line, hit[2],
+        out.append(Difference("changed", num, None, line, hit[2],
                            f"label changed in section {where}: original {text!r} (line {line}), "
                            f"translation {hit[3]!r}", "medium", osec.title or None))
     return out
 
 
-def _compare_refs(osec: Section, tsec: Section, where: str = "") -> list[Finding]:
+def _compare_refs(osec: Section, tsec: Section, where: str = "") -> list[Difference]:
     where = where or osec.id
     title = osec.title or None
     oc = Counter(n for n, _ in osec.refs)
     tc = Counter(n for n, _ in tsec.refs)
     miss = list((oc - tc).elements())
     extra = list((tc - oc).elements())
-    out: list[Finding] = []
+    out: list[Difference] = []
     oline = {n: ln for n, ln in reversed(osec.refs)}
     tline = {n: ln for n, ln in reversed(tsec.refs)}
     while miss and extra:
         a, b = miss.pop(0), extra.pop(0)
-        out.append(Finding("changed", f"{{{{ {a} }}}}", None, oline[a], tline[b],
+        out.append(Difference("changed", f"{{{{ {a} }}}}", None, oline[a], tline[b],
                            f"bound number renamed in section {where}: {{{{ {a} }}}} became {{{{ {b} }}}}",
                            "high", title))
     for a in miss:
-        out.append(Finding("missing", f"{{{{ {a} }}}}", None, oline[a], tsec.line,
+        out.append(Difference("missing", f"{{{{ {a} }}}}", None, oline[a], tsec.line,
                            f"bound number {{{{ {a} }}}} of section {where} is missing from the translation",
                            "high", title))
     for b in extra:
-        out.append(Finding("extra", f"{{{{ {b} }}}}", None, None, tline[b],
+        out.append(Difference("extra", f"{{{{ {b} }}}}", None, None, tline[b],
                            f"bound number {{{{ {b} }}}} is not in section {where} of the original",
                            "high", title))
     return out
 
 
-def _compare_labels(kind: str, orig: list[tuple[str, int]], trans: list[tuple[str, int]]) -> list[Finding]:
-    out: list[Finding] = []
+def _compare_labels(kind: str, orig: list[tuple[str, int]], trans: list[tuple[str, int]]) -> list[Difference]:
+    out: list[Difference] = []
     oc = Counter(x for x, _ in orig)
     tc = Counter(x for x, _ in trans)
     oline = {x: ln for x, ln in reversed(orig)}
     tline = {x: ln for x, ln in reversed(trans)}
     for x in (oc - tc):
-        out.append(Finding("structure", x, None, oline[x], None,
+        out.append(Difference("structure", x, None, oline[x], None,
                            f"{kind} {x} is in the original but not in the translation"))
     for x in (tc - oc):
-        out.append(Finding("structure", x, None, None, tline[x],
+        out.append(Difference("structure", x, None, None, tline[x],
                            f"{kind} {x} is in the translation but not in the original"))
     return out
 
@@ -359,7 +366,7 @@ class Unit:
     section: str
     original: list[Block]
     translation: list[Block]
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[Difference] = field(default_factory=list)
 
 
 @dataclass
@@ -367,11 +374,13 @@ class PairResult:
     """What :func:`compare_pair` finds: the findings (differences of precision included, as
     kind ``precision``), the aligned paragraphs, and the paragraphs found on one side only."""
 
-    findings: list[Finding]
+    findings: list[Difference]
     units: list[Unit]
     only_original: int = 0
     only_translation: int = 0
     aligned: int = 0
+    original_lang: str = "zh-Hans"      # the number readers the two sides were read with
+    translation_lang: str = "en"
 
     @property
     def skewed(self) -> bool:
@@ -408,7 +417,7 @@ def _worth_reporting(blocks: list[Block]) -> bool:
 
 
 def _paragraph_finding(blocks: list[Block], side: str, other_line: int | None,
-                       where: str, title: str | None) -> Finding:
+                       where: str, title: str | None) -> Difference:
     first = blocks[0]
     nums = [n for b in blocks for n in b.nums if not n.soft]
     shown = ", ".join(dict.fromkeys(n.text for n in nums)) or "no numbers"
@@ -421,16 +430,16 @@ def _paragraph_finding(blocks: list[Block], side: str, other_line: int | None,
                f"“{first.first_words()}” ({shown})")
     oline, tline = (first.line, other_line) if side == "original" else (other_line, first.line)
     value = ", ".join(value_text(n.value) for n in nums) or None
-    return Finding("paragraph", value, None, oline, tline, message,
+    return Difference("paragraph", value, None, oline, tline, message,
                    "high" if high else "medium", title)
 
 
 def _compare_section(o: Section, t: Section, where: str, stated: tuple[_Stated, _Stated],
-                     units_out: list[Unit], counts: Counter) -> list[Finding]:
+                     units_out: list[Unit], counts: Counter) -> list[Difference]:
     """One section of each edition: paragraphs aligned first, then numbers, labels and bound
     references compared inside each aligned pair only; a paragraph on one side only is one
     finding, at its line."""
-    findings: list[Finding] = []
+    findings: list[Difference] = []
     title = o.title or None
     ob, tb = o.blocks, t.blocks
     units = align_blocks(ob, tb)
@@ -481,7 +490,7 @@ def _place(unit: Unit, oline: int, tline: int) -> None:
                      _fill_lines(f, oline, tline) for f in unit.findings]
 
 
-def _fill_lines(f: Finding, oline: int, tline: int) -> Finding:
+def _fill_lines(f: Difference, oline: int, tline: int) -> Difference:
     """A finding of aligned paragraphs names both paragraphs' lines."""
     if f.original_line is None or f.translation_line is None:
         return replace(f, original_line=f.original_line if f.original_line is not None else oline,
@@ -516,14 +525,14 @@ def _merge_rows(units: list[Unit]) -> None:
         prev = unit
 
 
-def check_documents(orig: Document, trans: Document) -> list[Finding]:
+def check_documents(orig: Document, trans: Document) -> list[Difference]:
     """Compare two parsed documents (see :func:`check_pair`)."""
     return compare_documents(orig, trans).findings
 
 
 def compare_documents(orig: Document, trans: Document) -> PairResult:
     """Compare two parsed documents: the findings and the aligned paragraphs."""
-    findings: list[Finding] = []
+    findings: list[Difference] = []
     all_units: list[Unit] = []
     counts: Counter = Counter()
     stated = (_Stated(orig), _Stated(trans))
@@ -538,25 +547,25 @@ def compare_documents(orig: Document, trans: Document) -> PairResult:
             o, t = orig.sections[oi], trans.sections[ti]
             groups.append(([o], [t]))
             if o.id == "_preamble" and t.id != "_preamble":
-                findings.append(Finding("structure", t.id, None, None, t.line,
+                findings.append(Difference("structure", t.id, None, None, t.line,
                                         f"section {_heading_name(t)} is not in the original "
                                         f"(its text is there, before the first heading)", "high",
                                         t.title or None))
             elif t.id == "_preamble" and o.id != "_preamble":
-                findings.append(Finding("structure", o.id, None, o.line, None,
+                findings.append(Difference("structure", o.id, None, o.line, None,
                                         f"section {_heading_name(o)} is missing from the translation "
                                         f"(its text is there, before the first heading)", "high",
                                         o.title or None))
             continue
         if oi is not None:
             s = orig.sections[oi]
-            findings.append(Finding("structure", s.id, None, s.line, None,
+            findings.append(Difference("structure", s.id, None, s.line, None,
                                     f"section {_heading_name(s)} is missing from the translation "
                                     f"(no heading corresponds to it)", "high", s.title or None))
             (groups[-1][0] if groups else pending_o).append(_without_heading(s))
         else:
             s = trans.sections[ti]
-            findings.append(Finding("structure", s.id, None, None, s.line,
+            findings.append(Difference("structure", s.id, None, None, s.line,
                                     f"section {_heading_name(s)} is not in the original "
                                     f"(no heading corresponds to it)", "high", s.title or None))
             (groups[-1][1] if groups else pending_t).append(_without_heading(s))
@@ -571,7 +580,7 @@ def compare_documents(orig: Document, trans: Document) -> PairResult:
         where = _heading_name(osecs[0])
         findings.extend(_compare_section(o, t, where, stated, all_units, counts))
         if not orig.labels and not trans.labels and len(o.images) != len(t.images):
-            findings.append(Finding(
+            findings.append(Difference(
                 "structure", f"{len(o.images)} images", None, (o.images or [o.line])[0],
                 (t.images or [t.line])[0],
                 f"section {where} has {len(o.images)} image(s) in the original and "
@@ -595,11 +604,11 @@ def compare_documents(orig: Document, trans: Document) -> PairResult:
                 x for x, _ in trans.footnote_defs}:
             tl = next((ln for x, ln in trans.footnote_refs if x == label), None)
             ol = next((ln for x, ln in orig.footnote_refs if x == label), None)
-            findings.extend([Finding("structure", f"[^{label}]", None, ol, tl,
+            findings.extend([Difference("structure", f"[^{label}]", None, ol, tl,
                                      f"footnote [^{label}] is referenced {oref[label]} time(s) in the "
                                      f"original and {tref[label]} in the translation")])
     for snippet, line in trans.han:
-        findings.append(Finding("leftover", snippet, None, None, line,
+        findings.append(Difference("leftover", snippet, None, None, line,
                                 f"untranslated Chinese text {snippet!r}"))
     findings.sort(key=lambda f: (f.translation_line or 0, f.original_line or 0, f.kind, str(f.value)))
     all_units = [u for u in all_units if u.original or u.translation]
@@ -608,23 +617,29 @@ def compare_documents(orig: Document, trans: Document) -> PairResult:
 
 
 def check_pair(original_text: str, translation_text: str, lang: str,
-               original_path: str = "", translation_path: str = "") -> list[Finding]:
+               original_path: str = "", translation_path: str = "",
+               original_lang: str = "zh-Hans") -> list[Difference]:
     """Compare an original chapter with its translation into ``lang`` (``en`` or ``zh-tw``).
+    ``original_lang``: the number reader of the original's language (the registry's
+    ``original.number_lang``; the book's original is zh-Hans).
 
     Returns the findings sorted by translation line. The paths are only used in messages of
     callers; the texts are what is read.
     """
-    return compare_pair(original_text, translation_text, lang).findings
+    return compare_pair(original_text, translation_text, lang, original_lang).findings
 
 
-def compare_pair(original_text: str, translation_text: str, lang: str) -> PairResult:
+def compare_pair(original_text: str, translation_text: str, lang: str,
+                 original_lang: str = "zh-Hans") -> PairResult:
     """:func:`check_pair` with the aligned paragraphs and the revision-skew counts (for the
     reports)."""
-    tlang = normalize_lang(lang)
+    tlang, olang = normalize_lang(lang), normalize_lang(original_lang)
     if tlang not in TRANSLATION_LANGS:
         raise ValueError(f"translation language must be en or zh-tw, not {lang!r}")
-    orig = parse_document(original_text, "zh-Hans")
+    if olang not in READERS:
+        raise ValueError(f"the number check cannot read an original in {original_lang!r}")
+    orig = parse_document(original_text, olang)
     trans = parse_document(translation_text, tlang)
-    return compare_documents(orig, trans)
+    return replace(compare_documents(orig, trans), original_lang=olang, translation_lang=tlang)
 
 

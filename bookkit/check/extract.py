@@ -3,6 +3,11 @@
 Part of the translation number check (:mod:`bookkit.check.pair`): Arabic digits with
 grouping, magnitudes (亿, billion, K), scientific notation, Chinese numerals, English number
 words, fractions, percentages and ranges; the words in which numerals are not numbers.
+
+Why one module of this size: one left-to-right scanner (`_Parser`) whose rules depend on each
+other (a magnitude after a digit, a unit after a range, a numeral inside a word), measured as
+a whole on the real-world corpus (tests/translation); the rules are in CONTRIBUTING ("How the
+number check reads numbers").
 """
 
 from __future__ import annotations
@@ -14,9 +19,11 @@ from fractions import Fraction
 
 from bookkit.locale.languages import LANGUAGES, find
 
-#: The readers this module implements for a translation (the original is read as zh-Hans); a
-#: language record names the one that reads its numbers (`Language.number_reader`).
+#: The readers this module implements for a translation; a language record names the one that
+#: reads its numbers (`Language.number_reader`). An original is read with its own record's
+#: reader (`READERS`: these and zh-Hans, the book's original).
 TRANSLATION_LANGS = ("en", "zh-Hant")
+READERS = ("zh-Hans", *TRANSLATION_LANGS)
 
 
 def normalize_lang(lang: str) -> str:

@@ -6,7 +6,7 @@ in books without IDs, a sequence alignment of heading levels, typed heading numb
 numbers inside), aligns the paragraphs (list items, table rows, captions) of each pair of
 sections, extracts every number a reader sees (prose, tables, captions, footnotes, math) in a
 language-neutral form (an exact value plus a unit), compares them inside aligned paragraphs
-only, and reports the differences as :class:`Finding` objects ranked by severity (a paragraph
+only, and reports the differences as :class:`Difference` objects ranked by severity (a paragraph
 on one side only is one finding). What is not data is set aside first:
 typed labels (图 7-2, Section 7.4) are compared only with labels, a caption written twice is
 read once, counting words (两, "both", "half") are matched but never reported alone, a rounded
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from bookkit.check.align import align_blocks, align_sections  # noqa: F401
 from bookkit.check.chapter import Block, Document, Section, extract_numbers, parse_document  # noqa: F401
-from bookkit.check.compare import (KINDS, SEVERITIES, Finding, PairResult, check_documents,
+from bookkit.check.compare import (KINDS, SEVERITIES, Difference, PairResult, check_documents,
                                     check_pair, compare_pair)
 from bookkit.check.extract import (SOFT_UNITS, TRANSLATION_LANGS, UNITS, Num, normalize_lang,
                                     parse_zh_numeral, value_text)

@@ -14,7 +14,7 @@ import html
 import re
 from collections import Counter
 
-from bookkit.check.compare import Finding, PairResult, Unit
+from bookkit.check.compare import Difference, PairResult, Unit
 from bookkit.check.extract import Num
 from bookkit.check.pair_report import SEVERITIES, rank
 
@@ -135,7 +135,7 @@ def _cell(blocks, lang: str, side: str) -> str:
     return f'<td lang="{lang}">' + "<br>".join(parts) + "</td>"
 
 
-def _finding_item(f: Finding, n: int) -> str:
+def _finding_item(f: Difference, n: int) -> str:
     where = []
     if f.original_line:
         where.append(f"original line {f.original_line}")
@@ -149,7 +149,7 @@ def _finding_item(f: Finding, n: int) -> str:
             f'{html.escape(f.message)}</li>')
 
 
-def _unit_of(f: Finding, units: list[Unit]) -> int | None:
+def _unit_of(f: Difference, units: list[Unit]) -> int | None:
     """The aligned paragraphs a finding is about: the unit holding its translation line, else
     its original line."""
     order = (("translation_line", "translation"), ("original_line", "original"))
@@ -165,13 +165,13 @@ def _unit_of(f: Finding, units: list[Unit]) -> int | None:
     return None
 
 
-def format_html(result: PairResult, findings: list[Finding], original_path: str,
+def format_html(result: PairResult, findings: list[Difference], original_path: str,
                 translation_path: str, lang: str, notes: list[str] = ()) -> str:
     """The page, as text. ``findings``: what the report lists (``result.findings`` filtered,
     with terminology and script findings added); ``notes``: summary lines shown at the top
     (revision skew, precision, glossary)."""
     units = result.units
-    per_unit: dict[int | None, list[Finding]] = {}
+    per_unit: dict[int | None, list[Difference]] = {}
     for f in rank(findings):
         per_unit.setdefault(_unit_of(f, units), []).append(f)
     counter = iter(range(1, 10**9))
@@ -180,7 +180,7 @@ def format_html(result: PairResult, findings: list[Finding], original_path: str,
         fs = per_unit.get(k, [])
         items = "".join(_finding_item(f, next(counter)) for f in fs)
         cls = "unit has-findings" if fs else "unit"
-        rows.append(f'<tr class="{cls}" id="u{k}">{_cell(u.original, "zh-Hans", "original")}'
+        rows.append(f'<tr class="{cls}" id="u{k}">{_cell(u.original, result.original_lang, "original")}'
                     f'{_cell(u.translation, lang, "translation")}'
                     f'<td><ul class="findings">{items}</ul></td></tr>')
     loose = per_unit.get(None, [])
@@ -226,7 +226,7 @@ keys: <kbd>j</kbd> or <kbd>n</kbd> next finding, <kbd>k</kbd> or <kbd>p</kbd> pr
 {loose_html}
 <table>
 <caption class="meta">The two texts aligned paragraph by paragraph; each finding beside its paragraph.</caption>
-<thead><tr><th scope="col">Original (zh-Hans)</th><th scope="col">Translation ({html.escape(lang)})</th>
+<thead><tr><th scope="col">Original ({html.escape(result.original_lang)})</th><th scope="col">Translation ({html.escape(lang)})</th>
 <th scope="col" class="findings-col">Findings</th></tr></thead>
 <tbody>
 {chr(10).join(rows)}

@@ -7,19 +7,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from bookkit.check.compare import SEVERITIES, Finding
+from bookkit.check.compare import SEVERITIES, Difference
 
 
 _SEVERITY_RANK = {"high": 0, "medium": 1, "low": 2}
 
 
-def rank(findings: list[Finding]) -> list[Finding]:
+def rank(findings: list[Difference]) -> list[Difference]:
     """Most severe first; within one severity, in the order of the translation."""
     return sorted(findings, key=lambda f: (_SEVERITY_RANK.get(f.severity, 1), f.translation_line or 0,
                                            f.original_line or 0, f.kind))
 
 
-def format_text(findings: list[Finding], translation_path: str) -> str:
+def format_text(findings: list[Difference], translation_path: str) -> str:
     """One line per finding, most severe first: ``TRANSLATION.md:LINE: kind [severity]: message``."""
     out = []
     for f in rank(findings):
@@ -28,7 +28,7 @@ def format_text(findings: list[Finding], translation_path: str) -> str:
     return "\n".join(out)
 
 
-def format_summary(findings: list[Finding]) -> str:
+def format_summary(findings: list[Difference]) -> str:
     """A per-section count by severity, sections in the order of the translation, so a reader
     sees first where the important findings are."""
     if not findings:
@@ -52,13 +52,13 @@ def format_summary(findings: list[Finding]) -> str:
     return "\n".join([head, *rows])
 
 
-def reported(findings: list[Finding], precision: bool = False) -> list[Finding]:
+def reported(findings: list[Difference], precision: bool = False) -> list[Difference]:
     """The findings a report lists: differences of precision only (2,796 for 2,795.66) are
     left to :func:`precision_line` unless ``precision``."""
     return [f for f in findings if precision or f.kind != "precision"]
 
 
-def precision_line(findings: list[Finding], precision: bool = False) -> str:
+def precision_line(findings: list[Difference], precision: bool = False) -> str:
     """One line for the differences of precision only that :func:`reported` leaves out."""
     n = sum(f.kind == "precision" for f in findings)
     if precision or not n:
@@ -67,7 +67,7 @@ def precision_line(findings: list[Finding], precision: bool = False) -> str:
             f"not listed (--precision lists them)")
 
 
-def _example(findings: list[Finding]) -> str:
+def _example(findings: list[Difference]) -> str:
     f = next(f for f in findings if f.kind == "precision")
     m = re.search(r"original '([^']*)'.*translation '([^']*)'", f.message)
     return f"{m.group(1)} as {m.group(2)}" if m else str(f.value)
@@ -96,7 +96,7 @@ def _escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def format_github(findings: list[Finding], translation_path: str) -> str:
+def format_github(findings: list[Difference], translation_path: str) -> str:
     """GitHub Actions workflow commands, one per finding (``::error file=…,line=…,title=…::…``):
     a pull request shows each on its line of the translation. High findings are errors, the
     rest warnings (low: notices)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from bookkit.model import ERROR, WARNING, Finding
 from bookkit.check import site_links as links, report, sources, trust
@@ -29,6 +29,12 @@ class CheckRun:
     external: bool = False          # probe external links over the network
     timeout: float = links.EXTERNAL_TIMEOUT
     cache: Path | None = None       # external-link cache (default: <root>/.cache/…)
+    # What the checks need from the stages they check, handed in by the command line (a check
+    # imports neither a renderer nor the pipeline): the chapters' text with bound numbers as
+    # rendered, {(edition id, file): text} (`bookkit.pipeline.export.resolved_markdown`), and
+    # the files each registered site output puts in every edition root (`bookkit.render.outputs`).
+    resolve_texts: Callable[[Path], Mapping] | None = None
+    output_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     _scan: links.SiteChecker | None = field(default=None, repr=False)
     _external: dict | None = field(default=None, repr=False)
 
@@ -36,7 +42,7 @@ class CheckRun:
     def scan(self) -> links.SiteChecker:
         """The built site, parsed once for all the site checks."""
         if self._scan is None:
-            self._scan = links.SiteChecker(self.site, self.site_url)
+            self._scan = links.SiteChecker(self.site, self.site_url, self.output_files)
         return self._scan
 
     @property
@@ -69,7 +75,7 @@ CHECKS: tuple[Check, ...] = (
                                          r.cache or r.root / links.DEFAULT_CACHE,
                                          timeout=r.timeout)),
     Check("translations", lambda r: r.translations,
-          lambda r: report.translation_findings(r.root, resolved=not r.raw)),
+          lambda r: report.translation_findings(r.root, None if r.raw else r.resolve_texts)),
     Check("stale", lambda r: r.stale, lambda r: report.stale_findings(r.root, strict=r.strict)),
     # typed heading numbers, static images, raw anchors, repository links
     Check("sources", _always, lambda r: sources.source_findings(r.root)),

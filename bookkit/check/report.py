@@ -62,33 +62,33 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _resolved_texts(root: Path, out: list[Finding]) -> dict | None:
-    """The chapters' text with bound numbers as rendered (:func:`bookkit.pipeline.export.resolved_markdown`).
+def _resolved_texts(root: Path, resolve, out: list[Finding]) -> dict | None:
+    """The chapters' text with bound numbers as rendered, from `resolve(root)` (the command
+    line passes :func:`bookkit.pipeline.export.resolved_markdown`: a check does not run the
+    pipeline itself).
 
     When the sources do not resolve (a :class:`~bookkit.model.BuildError`), that is reported as
     one ``build-error`` finding and the raw files are compared instead.
     """
-    from bookkit.pipeline import export
-
     try:
-        return export.resolved_markdown(root)
+        return resolve(root)
     except BuildError as exc:
         out.append(Finding.from_error(exc, root, note="; numbers compared on the raw Markdown"))
         return None
 
 
-def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
+def translation_findings(root: Path, resolve=None) -> list[Finding]:
     """The number check (:func:`bookkit.check.pair.check_pair`) over every chapter pair.
 
-    Reads the resolved Markdown when :mod:`bookkit.pipeline.export` provides it (and ``resolved``), the
-    raw chapter files otherwise (bound references are then compared by name).
+    Reads the chapters as `resolve(root)` renders them ({(edition id, file): text}), else the
+    raw chapter files (bound references are then compared by name).
     """
     from bookkit.check.pair import check_pair
     from bookkit.load.config import chapter_plan
 
     root = Path(root)
     out: list[Finding] = []
-    texts = _resolved_texts(root, out) if resolved else None
+    texts = _resolved_texts(root, resolve, out) if resolve else None
     glossaries = _glossaries(root, out)
     source = _original(root)
     for number, file, _slug in chapter_plan(root):
@@ -111,7 +111,8 @@ def translation_findings(root: Path, resolved: bool = True) -> list[Finding]:
             if translation is None:
                 translation = _read(root / tpath)
             out += [pair_finding(f, tpath) for f in check_pair(original, translation, lang,
-                                                                 opath, tpath)]
+                                                                 opath, tpath,
+                                                                 source.number_lang)]
             if spec.is_traditional_chinese:
                 out += script_findings(tpath, _read(root / tpath) or "")
             out += terminology_findings(tpath, _read(root / tpath) or "", glossaries[folder])

@@ -212,8 +212,9 @@ def site_url_from_config(root: Path) -> str:
 class SiteChecker:
     """Scan a built site once, then run the checks on the records."""
 
-    def __init__(self, site: Path, site_url: str):
+    def __init__(self, site: Path, site_url: str, output_files=None):
         self.site = Path(site)
+        self.output_files = dict(output_files or {})   # {output: files per edition root}
         self.site_url = site_url if site_url.endswith("/") else site_url + "/"
         self.base_path = urlsplit(self.site_url).path or "/"
         self.files: set[str] = set()
@@ -437,15 +438,14 @@ class SiteChecker:
 
     def check_outputs(self) -> list[Finding]:
         """Every edition root holds the files each registered site output puts there (its
-        `files`), so a new output is checked without a change here. A file no root holds is
-        not asked for: the site was built without that output (an older build, a fixture).
-        The search index has its own, stricter check (`check_search`)."""
-        from bookkit.render import outputs
-
+        `files`, `output_files` as the command line gives them from the output registry), so a
+        new output is checked without a change here. A file no root holds is not asked for:
+        the site was built without that output (an older build, a fixture). The search index
+        has its own, stricter check (`check_search`)."""
         out: list[Finding] = []
         roots = self.edition_roots()
-        for name in outputs.names("site"):
-            for file in outputs.output_class(name).files:
+        for name, files in self.output_files.items():
+            for file in files:
                 there = [r for r in roots if posixpath.join(r, file) in self.files]
                 for root in roots if there else ():
                     rel = posixpath.join(root, file)
@@ -455,7 +455,7 @@ class SiteChecker:
         return out
 
     def check_search(self) -> list[Finding]:
-        from bookkit.render.search.index import ASSET_NAME, expand, index_payload, load_payload
+        from bookkit.lunr.index import ASSET_NAME, expand, index_payload, load_payload
 
         out: list[Finding] = []
         for root in self.edition_roots():

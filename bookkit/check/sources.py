@@ -79,8 +79,9 @@ def markup_left_as_text(rel: str, tokens) -> list[Finding]:
 
 
 def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
-                     tokens=None) -> list[Finding]:
-    """The checks above on one chapter file; `known_ids` are every id of the edition."""
+                     original_dir: str, tokens=None) -> list[Finding]:
+    """The checks above on one chapter file; `known_ids` are every id of the edition,
+    `original_dir` the original's folder (whose images a translation may reuse)."""
     if tokens is None:
         tokens, _ = parse(text)
     rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
@@ -98,7 +99,7 @@ def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
             target = m.group(3).strip("<>")
             if m.group(1):
                 if images.is_local(target) and not target.endswith(".py"):
-                    problem = images.check_image(path, root, target)
+                    problem = images.check_image(path, root, target, original_dir)
                     if problem:
                         out.append(Finding("image", f"{rel}:{line}", problem, WARNING, line))
                 continue
@@ -169,5 +170,6 @@ def source_findings(root: Path) -> list[Finding]:
             rel = chapter.path.relative_to(root).as_posix()
             out += markup_left_as_text(rel, tokens)
             if chapter in candidates:
-                out += chapter_findings(root, chapter.path, chapter.text, known, tokens)
+                out += chapter_findings(root, chapter.path, chapter.text, known,
+                                        config.registry.original.dir, tokens)
     return out

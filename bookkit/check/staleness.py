@@ -42,6 +42,8 @@ def section_hashes(original_text: str) -> dict[str, str]:
     ``{#sec-…}`` id gets the positional key ``_hN`` (N = its 1-based heading index in the file);
     text before the first heading is ``_preamble``.
     """
+    # The language only picks the number reader, which the hash does not use: sections and their
+    # lines are the same for an original in any language.
     doc = parse_document(original_text, "zh-Hans")
     result: dict[str, str] = {}
     for sec in doc.sections:

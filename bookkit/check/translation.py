@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bookkit.check.compare import Finding, PairResult, compare_pair
+from bookkit.check.compare import Difference, PairResult, compare_pair
 from bookkit.check.pair_report import (format_github, format_summary, format_text, precision_line,
                                         rank, reported, skew_line)
 
@@ -56,7 +56,7 @@ def find_glossary(translation: Path, edition_dir: Path | None, explicit: Path | 
 
 
 def unsafe_findings(original_path: str, original: str, translation_path: str,
-                    translation: str) -> list[Finding]:
+                    translation: str) -> list[Difference]:
     """What a translation may not carry (bookkit/source/trust.py: raw HTML but the anchors, raw TeX,
     figure scripts of its own, symlinked images, script URLs), as high-severity findings."""
     from bookkit.source import trust
@@ -66,8 +66,8 @@ def unsafe_findings(original_path: str, original: str, translation_path: str,
     book_root = figures.parent.parent
     problems = trust.chapter_problems(parse(translation)[0], translation, False, original_tokens,
                                       trust.math_commands(original_tokens), figures, book_root,
-                                      Path(translation_path).resolve())
-    return [Finding("unsafe", None, None, None, p.line,
+                                      Path(translation_path).resolve(), figures.parent.name)
+    return [Difference("unsafe", None, None, None, p.line,
                     p.message + (f" ({p.hint})" if p.hint else ""), "high") for p in problems]
 
 
@@ -89,11 +89,11 @@ class PairCheck:
     translation_path: str
     lang: str                       # the translated edition's language tag (en, zh-Hant)
     result: PairResult
-    findings: list[Finding]         # all of them, precision included, ranked
+    findings: list[Difference]         # all of them, precision included, ranked
     glossary: Glossary
     revision: object = None         # bookkit.check.skew.Revision, when git could tell
 
-    def listed(self, precision: bool) -> list[Finding]:
+    def listed(self, precision: bool) -> list[Difference]:
         return reported(self.findings, precision)
 
     def notes(self, precision: bool) -> list[str]:
@@ -102,22 +102,24 @@ class PairCheck:
 
 
 def check_chapter(original_path: str, original: str, translation_path: str, translation: str,
-                  edition, glossary: Glossary, find_revision: bool = True) -> PairCheck:
+                  edition, glossary: Glossary, find_revision: bool = True,
+                  original_lang: str = "zh-Hans") -> PairCheck:
     """Check one chapter pair (texts already read) for ``edition`` (an
-    :class:`~bookkit.load.editions.EditionSpec`)."""
+    :class:`~bookkit.load.editions.EditionSpec`); ``original_lang``: the original's number
+    reader (its registry entry's ``number_lang``)."""
     from bookkit.check.script import describe, leftover_simplified
     from bookkit.check.terminology import find_avoided
-    result = compare_pair(original, translation, edition.number_lang)
+    result = compare_pair(original, translation, edition.number_lang, original_lang)
     findings = list(result.findings)
-    findings += [Finding("terminology", u.form, None, None, u.line, u.message())
+    findings += [Difference("terminology", u.form, None, None, u.line, u.message())
                  for u in find_avoided(translation, glossary.terms)]
     # The original holds one term per concept too (glossary.yml beside it:
     # manuscripts/glossary.yml); its avoided forms are reported at the original's line.
-    findings += [Finding("terminology", u.form, None, u.line, None,
+    findings += [Difference("terminology", u.form, None, u.line, None,
                          f"in the original {original_path}:{u.line}: {u.message()}")
                  for u in find_avoided(original, _original_terms(original_path, glossary))]
     if edition.is_traditional_chinese:
-        findings += [Finding("leftover", x.char, None, None, x.line, describe(x))
+        findings += [Difference("leftover", x.char, None, None, x.line, describe(x))
                      for x in leftover_simplified(translation)]
     findings += unsafe_findings(original_path, original, translation_path, translation)
     revision = None
@@ -186,7 +188,8 @@ def check_book(root: Path, editions: list[str] | None = None, find_revision: boo
                 out.problems.append(f"error: {tpath}: cannot read ({exc.strerror}); translate {opath} or remove it from book.yml")
                 continue
             out.chapters.append(check_chapter(str(root / opath), original, tpath, translation, spec,
-                                              glossary, find_revision))
+                                              glossary, find_revision,
+                                              registry.original.number_lang))
             out.chapters[-1].original_path = opath
     return out
 

@@ -40,7 +40,8 @@ def trust_findings(root: Path) -> list[Finding]:
             text, tokens = tokens_of(path)
             rel = path.relative_to(root).as_posix()
             for p in trust.chapter_problems(tokens, text, spec.trusted, originals.get(file, []),
-                                            math, root / original.dir / "figures", root, path):
+                                            math, root / original.dir / "figures", root, path,
+                                            original.dir):
                 out.append(Finding("unsafe-source", f"{rel}:{p.line}" if p.line else rel,
                                    p.message + (f" ({p.hint})" if p.hint else ""), ERROR,
                                    p.line))

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bookkit.load.config import load_registry
+from bookkit.load.config import load_edition_info, load_registry
 from bookkit.model import BuildError
 from bookkit.render import outputs as registry
 from bookkit.util.cache import Cache
@@ -57,15 +57,16 @@ def main(kind: str, argv: list[str] | None = None) -> int:
     stop_on_signals()   # SIGTERM stops Pandoc/XeLaTeX and leaves the previous file (processes.py)
     # The output's name is the edition's registry entry (book.yml, read above).
     spec = editions.by_id(args.edition)
-    out = args.out or pandoc._default_out(kind, args.edition, args.chapter, spec, ROOT)
+    out = args.out or pandoc.default_out(kind, spec, args.chapter, ROOT)
     if args.chapter is not None and args.out is not None and \
-            out.resolve() == pandoc._default_out(kind, args.edition, None, spec, ROOT).resolve():
-        out = pandoc._default_out(kind, args.edition, args.chapter, spec, ROOT)  # never clobber
+            out.resolve() == pandoc.default_out(kind, spec, None, ROOT).resolve():
+        out = pandoc.default_out(kind, spec, args.chapter, ROOT)  # never clobber
     try:
         options = {"keep_tex": args.keep_tex} if kind == "pdf" else {"check": not args.no_check}
         if args.source:     # resolved sources made earlier (or elsewhere): Pandoc only
             build = pandoc.build_pdf if kind == "pdf" else pandoc.build_epub
-            r = build(args.source, out, chapter=args.chapter, edition=args.edition, **options)
+            r = build(args.source, out, info=load_edition_info(ROOT, args.edition, editions),
+                      chapter=args.chapter, **options)
         else:
             resolved = resolve_edition(args.edition, ROOT, strict=args.strict,
                                        warn=lambda w: print(f"warning: {w}", file=sys.stderr))

@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 
 from bookkit.model import ERROR, WARNING, BuildError
+from bookkit.pipeline import export
+from bookkit.render import outputs
 from bookkit.check import site_links as links, report
 from bookkit.check.registry import CheckRun, run_checks
 
@@ -58,7 +60,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                        translations=not args.no_translations, raw=args.raw, stale=args.stale,
                        strict=args.strict, list_external=args.list_external,
                        external=args.external, timeout=args.timeout,
-                       cache=Path(args.cache) if args.cache else None)
+                       cache=Path(args.cache) if args.cache else None,
+                       resolve_texts=export.resolved_markdown,
+                       output_files={n: outputs.output_class(n).files
+                                     for n in outputs.names("site")})
         findings = run_checks(run)
     except (BuildError, OSError) as exc:   # a broken config is bad input, not a finding
         print(f"error: {exc}", file=sys.stderr)

@@ -7,7 +7,7 @@ when its own tag has none, and every consumer asks the edition's record:
 * the PDF and EPUB fonts (`bookkit.render.pandoc.fonts`) and CJK typography (`bookkit.render.pandoc.convert`),
 * the figure fonts (`bookkit.resolve.figures`),
 * the number conventions (`bookkit.locale.numbers`: magnitude words such as 亿 or billion),
-* the search tokeniser (`bookkit.render.search.index`),
+* the search tokeniser (`bookkit.lunr.index`),
 * which reader of the translation number check reads its numbers (`bookkit.check.extract`),
 * the notice over a chapter the edition has not translated (`bookkit.resolve.book`).
 
@@ -28,7 +28,7 @@ from functools import lru_cache
 
 __all__ = ["Language", "LANGUAGES", "SEARCH_TOKENIZERS", "find", "lookup", "canonical_tag"]
 
-#: The search tokenisers `bookkit.render.search.index` implements (and website/static/search-engine.js
+#: The search tokenisers `bookkit.lunr.index` implements (and website/static/search-engine.js
 #: mirrors): words for letters, overlapping bigrams for CJK runs, for every language.
 SEARCH_TOKENIZERS = ("cjk-bigram",)
 

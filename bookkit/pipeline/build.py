@@ -24,10 +24,10 @@ from bookkit.load.config import load_book, read_book_config, untranslated_warnin
 from bookkit.model import Book, BuildError, CellResults, Edition, ResolvedBook
 from bookkit.render.site import katex as mathrender
 from bookkit.render import outputs as registry
-from bookkit.render.search.index import build_search_assets
+from bookkit.lunr.index import build_search_assets
 from bookkit.render.search.documents import SearchJob
 from bookkit.render.site.pages import SiteConfig
-from bookkit.render.text import forget_values_digests, title_text
+from bookkit.locale.text import forget_values_digests
 from bookkit.render.site.renderer import formulas
 from bookkit.resolve.book import Resolver
 from bookkit.source.typed_numbers import typed_numbers, warning_text
@@ -99,7 +99,7 @@ class Builder:
     def resolve(self, book: Book, figures: tuple[str, ...] = ("svg", "pdf")) -> ResolvedBook:
         """The resolve stage alone (for the Pandoc export, the translation check with
         `figures=()`, and the release)."""
-        return self.resolver.resolve(book, title_text, figures)
+        return self.resolver.resolve(book, figures)
 
     def build(self) -> BuildReport:
         """Load, resolve, render and write the site; see the module docstring for the stages.
@@ -138,8 +138,7 @@ class Builder:
             search: dict[str, SearchJob] = {}
             wanted_math: dict[tuple, set] = {}
             for key in book.editions:
-                edition = resolved.editions[key] = self.resolver.number_edition(
-                    book, key, cells, title_text)
+                edition = resolved.editions[key] = self.resolver.number_edition(book, key, cells)
                 for chapter in edition.chapters:
                     wanted_math[(key, chapter.source.number)] = formulas(resolved, edition,
                                                                          chapter)
@@ -232,7 +231,7 @@ def resolve_book(root: Path, editions: list[str] | None = None,
     cache = Cache(cache_dir or root / ".cache" / "bookkit", enabled=use_cache, base=root)
     resolver = Resolver(root, cache, workers, cell_timeout)
     book = load_book(root, editions, strict=strict)
-    return resolver.resolve(book, title_text, figures, outputs)
+    return resolver.resolve(book, figures, outputs)
 
 
 def _text_cost(edition: Edition) -> int:
@@ -252,8 +251,7 @@ def _index_editions(builder: Builder, resolved: ResolvedBook, cells: dict[int, C
     """
     out = {}
     for key in keys:
-        resolved.editions[key] = builder.resolver.number_edition(resolved.book, key, cells,
-                                                                 title_text)
+        resolved.editions[key] = builder.resolver.number_edition(resolved.book, key, cells)
         job = builder.search.start(resolved, key)
         assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang,
                                                                           job.synonyms)

@@ -16,7 +16,6 @@ from bookkit.model import ResolvedBook
 from bookkit.render import outputs as registry
 from bookkit.render.pandoc import sources as pandoc_markdown
 from bookkit.resolve.book import Resolver
-from bookkit.render.text import title_text
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,7 +45,7 @@ def resolve_edition(edition: str, root: Path = ROOT, strict: bool = False, warn=
                                        registry.output_class("epub")])
     if resolver is None:
         resolver = Resolver(root, Cache(root / ".cache" / "bookkit", base=root))
-    return resolver.resolve(book, title_text, figures, [edition])
+    return resolver.resolve(book, figures, [edition])
 
 
 def _stamp() -> dict:
@@ -71,7 +70,7 @@ def resolved_markdown(root: Path = ROOT, builder=None) -> dict:
     minifier or search indexer); `builder`: a `bookkit.pipeline.build.Builder` whose resolver to use.
     """
     if builder is not None:
-        resolved = builder.resolver.resolve(load_book(builder.root), title_text, ())
+        resolved = builder.resolver.resolve(load_book(builder.root), ())
     else:
         resolved = resolve_book(root, figures=())
     return {(key, name): text for key in resolved.editions

@@ -23,13 +23,14 @@ not (anchors, attributes, source markers, image files) replaced.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 from bookkit.util.cache import Cache, key_of, sha256_bytes
 from bookkit.model import ResolvedBook, TokenMeta as M
 from bookkit.render.outputs import Needs, OutputContext, OutputReport
 from bookkit.render.pandoc.sources import PandocWriter
-from bookkit.render.text import chapter_context, values_digest
+from bookkit.locale.text import chapter_context, values_digest
 
 INDEX = "llms.txt"
 FULL = "llms-full.txt"
@@ -98,11 +99,13 @@ class LlmsOutput:
     def code(self) -> str:
         """The digest of the code that writes the text: a change to it is a cache miss."""
         if self._code is None:
-            here = Path(__file__).resolve().parent
+            from bookkit.locale import numbers
+            from bookkit.locale import text
+            from bookkit.render import whatif_region
+            from bookkit.render.pandoc import sources
             self._code = sha256_bytes(b"".join(
-                p.read_bytes() for p in (here / "llms.py", here / "pandoc_markdown.py",
-                                         here / "html.py", here / "whatif_region.py",
-                                         here.parent / "locale" / "numbers.py")))
+                Path(m.__file__).read_bytes()
+                for m in (sys.modules[__name__], sources, text, whatif_region, numbers)))
         return self._code
 
     def edition_texts(self, resolved: ResolvedBook, key: str) -> list[str]:

@@ -14,6 +14,7 @@ from bookkit.util.cache import Cache, sha256_bytes
 from bookkit.load.config import read_book_config
 from bookkit.source.markdown import parse
 from bookkit.source import trust
+from bookkit.locale.text import title_text
 from bookkit.model import (Book, BuildError, CellResults, ChapterSource, EditionInfo, Label,
                             ResolvedBook, ResolvedChapter, ResolvedEdition)
 from bookkit.resolve.cells import resolve_cells
@@ -26,7 +27,6 @@ from bookkit.resolve.scenarios import resolve_variants
 #: Given an edition's chapter, its labels and values, the function that turns a heading's or
 #: caption's inline token into its plain title (bound numbers formatted as readers see them).
 #: The pipeline supplies it from the renderer, so this stage does not depend on one.
-TitleText = Callable[[ChapterSource, EditionInfo, dict, dict], Callable]
 
 
 class Resolver:
@@ -89,8 +89,7 @@ class Resolver:
                            **{c.path.name: c.slug for c in book.original.chapters}},
             outputs=[k for k in book.editions if not outputs or k in outputs])
 
-    def number_edition(self, book: Book, key: str, cells: dict[int, CellResults],
-                       title_text: TitleText) -> ResolvedEdition:
+    def number_edition(self, book: Book, key: str, cells: dict[int, CellResults]) -> ResolvedEdition:
         """Parse and number an edition's chapters; collect its labels."""
         edition = book.editions[key]
         labels: dict[str, Label] = {}
@@ -136,7 +135,8 @@ class Resolver:
             hit = self._trusted_memo.get(str(chapter.path))
             if hit is None or hit[0] != memo_key:
                 found = trust.chapter_problems(tokens, chapter.text, trusted, ours[1], set(math),
-                                               figures_dir, book.root, chapter.path)
+                                               figures_dir, book.root, chapter.path,
+                                               book.original.info.spec.dir)
                 hit = self._trusted_memo[str(chapter.path)] = (memo_key, found)
             problems += [BuildError(chapter.path, p.line, p.message, p.hint) for p in hit[1]]
         if problems:
@@ -185,7 +185,7 @@ class Resolver:
         resolved.figures = figures
         resolved.figure_sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
 
-    def resolve(self, book: Book, title_text: TitleText,
+    def resolve(self, book: Book,
                 figures: tuple[str, ...] = ("svg", "pdf"),
                 outputs: list[str] | None = None) -> ResolvedBook:
         """The whole stage: cells, every loaded edition numbered, and the figures in `figures`
@@ -194,7 +194,7 @@ class Resolver:
         cells = self.run_cells(book)
         resolved = self.start(book, cells, outputs)
         for key in book.editions:
-            resolved.editions[key] = self.number_edition(book, key, cells, title_text)
+            resolved.editions[key] = self.number_edition(book, key, cells)
         if figures:
             self.draw_figures(resolved, formats=figures)
         self.cache.flush()

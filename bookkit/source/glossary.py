@@ -1,6 +1,6 @@
 """An edition's glossary (`<edition folder>/glossary.yml`), read and validated: the load stage's
 one reader of it. The terminology check (`bookkit.check.terminology`) reports the renderings it
-avoids; the search index (`bookkit.render.search.index`) takes its query synonyms from it.
+avoids; the search index (`bookkit.lunr.index`) takes its query synonyms from it.
 """
 from __future__ import annotations
 

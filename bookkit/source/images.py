@@ -62,33 +62,22 @@ def is_static_figure(tokens: list[Token], i: int) -> bool:
     return is_local(src) and not src.endswith(".py")
 
 
-def source_path(chapter_path: Path, src: str, original_dir: str | None = None) -> Path:
+def source_path(chapter_path: Path, src: str, original_dir: str) -> Path:
     """The file an image path names: relative to the chapter; a translation may reuse the
-    original's image (same relative path under the original's folder, `original_dir`: by
-    default the one book.yml names). Percent-encoding is decoded."""
+    original's image (same relative path under the original's folder, `original_dir`, as the
+    caller's registry names it). Percent-encoding is decoded."""
     rel = Path(unquote(src.split("#")[0].split("?")[0]))
     if ".." in rel.parts:
         raise ImageError(f"image path {rel.as_posix()} leaves the edition folder: keep images "
                          f"under {chapter_path.parent.name}/ (e.g. images/)")
     root = chapter_path.parent.parent
     candidates = [chapter_path.parent / rel,
-                  root / (original_dir or _original_dir(root)) / rel]
+                  root / original_dir / rel]
     for candidate in candidates:
         if candidate.is_file():
             return _inside_book(root, candidate, rel)
     raise ImageError(f"image not found: {rel.as_posix()} (paths are relative to the chapter "
                      f"file; put it in {chapter_path.parent.name}/{rel.parent.as_posix()}/)")
-
-
-def _original_dir(root: Path) -> str:
-    """The original's folder as the book's config names it (for callers without an edition at
-    hand); the config's own folder when the config cannot be read (the build reports why)."""
-    from bookkit.load.config import load_registry
-    from bookkit.model import CONFIG_DIR, BuildError
-    try:
-        return load_registry(root).original.dir
-    except BuildError:
-        return CONFIG_DIR
 
 
 def _inside_book(root: Path, path: Path, rel: Path) -> Path:
@@ -229,10 +218,10 @@ def resolve_site_image(ctx, tok: Token, src: str) -> SiteImage | None:
     return SiteImage(site_path, size)
 
 
-def check_image(chapter_path: Path, root: Path, src: str) -> str | None:
+def check_image(chapter_path: Path, root: Path, src: str, original_dir: str) -> str | None:
     """Why a local image would fail the build (missing, unsupported, unconvertible), or None."""
     try:
-        source = source_path(chapter_path, src)
+        source = source_path(chapter_path, src, original_dir)
         site_file(root, source, src)
         pandoc_files(root, source, pandoc_name(src))
     except (ImageError, OSError) as exc:

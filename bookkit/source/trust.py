@@ -276,7 +276,7 @@ def unsafe_svg(text: str) -> list[tuple[int, str]]:
     return parser.found
 
 
-def image_problems(tokens: list[Token], chapter_path: Path,
+def image_problems(tokens: list[Token], chapter_path: Path, original_dir: str,
                    trusted: bool = True) -> list[Problem]:
     """Every edition: an image is a file of the book, reached without a symlink (a missing
     image is the renderers' error, with the same line). An untrusted edition's own SVG image
@@ -288,7 +288,7 @@ def image_problems(tokens: list[Token], chapter_path: Path,
         if not src or src.endswith(".py") or not images.is_local(src):
             continue
         try:
-            path = images.source_path(chapter_path, src)
+            path = images.source_path(chapter_path, src, original_dir)
         except images.UnsafeImage as exc:
             out.append(Problem(_line(tok), str(exc)))
             continue
@@ -307,13 +307,15 @@ def image_problems(tokens: list[Token], chapter_path: Path,
 
 def chapter_problems(tokens: list[Token], text: str, trusted: bool, original_tokens: list[Token],
                      original_math: set[str], figures_dir: Path, root: Path,
-                     chapter_path: Path | None = None) -> list[Problem]:
-    """Everything this module refuses in one chapter of an edition (trusted: the original)."""
+                     chapter_path: Path | None = None, original_dir: str = "") -> list[Problem]:
+    """Everything this module refuses in one chapter of an edition (trusted: the original).
+    With `chapter_path`, its images too (`original_dir`: the original's folder, whose images a
+    translation may reuse)."""
     fence = unclosed_fence(tokens, text.splitlines())
     out = [fence] if fence else []
     out += unsafe_url_problems(tokens) + figure_problems(tokens, figures_dir, root)
     if chapter_path is not None:
-        out += image_problems(tokens, chapter_path, trusted)
+        out += image_problems(tokens, chapter_path, original_dir, trusted)
     if not trusted:
         out += untrusted_problems(tokens, original_tokens, original_math)
     return sorted(out, key=lambda p: p.line or 0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bookkit.render.search.index import SearchDoc, build_search_assets
+from bookkit.lunr.index import SearchDoc, build_search_assets
 
 SITE_URL = "https://example.org/book/"
 EDITIONS = (("", "zh-Hans", "第一章"), ("en/", "en", "Chapter 1"))

@@ -48,7 +48,7 @@ def test_cli_on_real_site(real_site):
 def test_cli_on_real_site_notices_a_removed_section_id(real_site, tmp_path):
     import shutil
 
-    from bookkit.render.search.index import ASSET_NAME, load_payload
+    from bookkit.lunr.index import ASSET_NAME, load_payload
 
     copy = tmp_path / "site"
     shutil.copytree(real_site, copy)

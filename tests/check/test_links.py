@@ -10,7 +10,7 @@ import pytest
 
 from bookkit.check.site_links import SiteChecker, check_external, check_site, list_external
 from bookkit.check.report import ERROR, WARNING
-from bookkit.render.search.index import SearchDoc, build_search_assets
+from bookkit.lunr.index import SearchDoc, build_search_assets
 
 from .fixture_site import SITE_URL, edit, make_site
 

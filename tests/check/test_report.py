@@ -53,13 +53,13 @@ def book(tmp_path) -> Path:
 
 
 def test_translations_clean(book):
-    assert report.translation_findings(book, resolved=False) == []
+    assert report.translation_findings(book) == []
 
 
 def test_translation_number_changed_is_reported_at_the_translation_line(book):
     p = book / "book-en" / "01-load.md"
     p.write_text(EN.replace("1000 tokens", "100 tokens"), encoding="utf-8")
-    found = report.translation_findings(book, resolved=False)
+    found = report.translation_findings(book)
     assert found and all(f.where == "book-en/01-load.md:7" and f.severity == ERROR for f in found)
     assert found[0].kind in ("changed", "missing", "extra")
     assert found[0].line == 7
@@ -69,7 +69,7 @@ def test_simplified_characters_left_in_zh_tw_are_reported_at_their_line(book):
     p = book / "book-zh-tw" / "01-load.md"
     p.write_text(TW.replace("每秒 1000 個詞元。", "每秒 1000 個詞元。\n\n这些数据来自计算器。"),
                  encoding="utf-8")
-    found = report.translation_findings(book, resolved=False)
+    found = report.translation_findings(book)
     # the pasted sentence is also a paragraph the original lacks: one finding at its line
     assert [(f.kind, f.where) for f in found if f.kind == "paragraph"] == [("paragraph", "book-zh-tw/01-load.md:9")]
     found = [f for f in found if f.kind != "paragraph"]
@@ -97,7 +97,7 @@ def test_missing_translation_file(book):
     (book / "book-zh-tw" / "01-load.md").unlink()
     # not translated yet: the build shows the original's; `--stale` lists it (an error with
     # --strict), the number check has nothing to compare
-    assert report.translation_findings(book, resolved=False) == []
+    assert report.translation_findings(book) == []
     found = [f for f in report.stale_findings(book) if f.kind == "untranslated"]
     assert [(f.where, f.severity) for f in found] == [("book-zh-tw/01-load.md:1", WARNING)]
     assert "manuscripts/01-load.md" in found[0].message
@@ -131,26 +131,21 @@ def test_formats():
         Finding("x", "y", "z", "fatal")
 
 
-def test_resolved_texts_are_used_when_bookkit_export_provides_them(book, monkeypatch):
-    import bookkit.pipeline.export
-
+def test_resolved_texts_are_used_when_given(book):
     resolved = {("zh", "01-load.md"): ORIGINAL, ("en", "01-load.md"): EN.replace("86400", "86,401"),
                 ("zh-tw", "01-load.md"): TW}
-    monkeypatch.setattr(bookkit.pipeline.export, "resolved_markdown", lambda root: resolved)
-    found = report.translation_findings(book)
+    found = report.translation_findings(book, lambda root: resolved)
     assert found and {f.where for f in found} == {"book-en/01-load.md:3"}
-    assert report.translation_findings(book, resolved=False) == []  # the raw files agree
+    assert report.translation_findings(book) == []  # the raw files agree
 
 
-def test_unresolvable_book_is_one_build_error_then_raw_comparison(book, monkeypatch):
-    import bookkit.pipeline.export
+def test_unresolvable_book_is_one_build_error_then_raw_comparison(book):
     from bookkit.model import BuildError
 
     def fail(root):
         raise BuildError(root / "manuscripts" / "01-load.md", 4, "unknown cell `x`")
 
-    monkeypatch.setattr(bookkit.pipeline.export, "resolved_markdown", fail)
-    found = report.translation_findings(book)
+    found = report.translation_findings(book, fail)
     assert [(f.kind, f.where, f.severity) for f in found] == [("build-error", "manuscripts/01-load.md:4", ERROR)]
 
 
@@ -176,10 +171,10 @@ def test_the_originals_glossary_is_applied_to_the_original(book):
     `terminology` error at its own file and line, like a translation's."""
     (book / "manuscripts" / "glossary.yml").write_text(
         "terms:\n  - {concept: lower bound, use: 下界, avoid: [下限]}\n", encoding="utf-8")
-    assert report.translation_findings(book, resolved=False) == []
+    assert report.translation_findings(book) == []
     p = book / "manuscripts" / "01-load.md"
     p.write_text(ORIGINAL + "\n时间的下限。\n", encoding="utf-8")
-    found = [f for f in report.translation_findings(book, resolved=False) if f.kind == "terminology"]
+    found = [f for f in report.translation_findings(book) if f.kind == "terminology"]
     line = len(ORIGINAL.splitlines()) + 2
     assert [(f.where, f.severity) for f in found] == [(f"manuscripts/01-load.md:{line}", ERROR)]
     assert "use `下界`" in found[0].message

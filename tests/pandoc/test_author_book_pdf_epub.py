@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bookkit.load.config import load_edition_info
 from bookkit.pipeline.export import export_edition
-from bookkit.tools.importer import main as import_main
+from bookkit.cli.importer import main as import_main
 from bookkit.render.pandoc import convert as P
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,8 +42,8 @@ def builds(tmp_path_factory):
     out = {}
     for ed in ("zh", "en", "zh-tw"):
         src = export_edition(ed, tmp / "pandoc" / ed, builder=builder(root, [ed]))
-        pdf = P.build_pdf(src, tmp / f"{ed}.pdf", keep_tex=tmp / f"tex-{ed}", log=lambda *_: None)
-        epub = P.build_epub(src, tmp / f"{ed}.epub", check=True, log=lambda *_: None)
+        pdf = P.build_pdf(src, info=load_edition_info(root, ed), out=tmp / f"{ed}.pdf", keep_tex=tmp / f"tex-{ed}", log=lambda *_: None)
+        epub = P.build_epub(src, info=load_edition_info(root, ed), out=tmp / f"{ed}.epub", check=True, log=lambda *_: None)
         text = subprocess.run(["pdftotext", "-layout", str(pdf.output), "-"],
                               capture_output=True, text=True, check=True).stdout
         with zipfile.ZipFile(epub.output) as z:
@@ -116,7 +117,7 @@ def test_latex_error_names_the_authors_file_and_line_when_the_title_wraps(tmp_pa
     chapter.write_text("\n".join(lines) + "\n", encoding="utf-8")
     src = export_edition("zh", tmp_path / "pandoc", builder=builder(root, ["zh"]))
     with pytest.raises(P.BuildError) as exc:
-        P.build_pdf(src, tmp_path / "out.pdf", keep_tex=tmp_path / "tex", log=lambda *_: None)
+        P.build_pdf(src, info=load_edition_info(root, "zh"), out=tmp_path / "out.pdf", keep_tex=tmp_path / "tex", log=lambda *_: None)
     message = str(exc.value)
     assert message.startswith(f"{chapter}:{target + 1}: Undefined control sequence."), message
     tex = (tmp_path / "tex" / "book.tex").read_text(encoding="utf-8")

@@ -3,7 +3,12 @@ checks is what XeLaTeX sets (text, alt text, code, math), not markup or the raw-
 markers, and a character is reported at its line in its role."""
 import pytest
 
+from pathlib import Path
+
+from bookkit.load.config import load_edition_info
 from bookkit.render.pandoc import fonts
+
+ROOT = Path(__file__).resolve().parents[2]
 
 EMOJI = "\U0001F600"     # in none of the book's fonts
 
@@ -11,7 +16,7 @@ EMOJI = "\U0001F600"     # in none of the book's fonts
 def _check(tmp_path, text: str) -> int:
     f = tmp_path / "01-x.md"
     f.write_text(text, encoding="utf-8")
-    return fonts.preflight([f], fonts.fontset_for("zh"))
+    return fonts.preflight([f], fonts.fontset_for(load_edition_info(ROOT, "zh").spec))
 
 
 def test_source_markers_and_markup_are_not_text(tmp_path):

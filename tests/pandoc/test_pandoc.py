@@ -11,10 +11,20 @@ import pytest
 import yaml
 
 from bookkit.render.pandoc import fonts
+from bookkit.load.config import load_edition_info
 from bookkit.render.pandoc import convert as P
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "pandoc"
+
+
+def _info(src):
+    """The edition the exported sources `src` are for, as the book's registry gives it."""
+    return load_edition_info(ROOT, str(P.load_source(src).meta["edition"]))
+
+
+def _spec(ed):
+    return load_edition_info(ROOT, ed).spec
 EDITIONS = ("zh", "en", "zh-tw")
 
 FIG_WORD = {"zh": "图", "en": "Figure", "zh-tw": "圖"}
@@ -61,7 +71,7 @@ def _copy_fixture(ed, tmp_path):
 def test_fixture_follows_contract(ed):
     src = P.load_source(FIXTURES / ed)
     meta = yaml.safe_load((FIXTURES / ed / "metadata.yaml").read_text(encoding="utf-8"))
-    assert meta["edition"] == ed and meta["lang"] == P.edition_info(ed).lang
+    assert meta["edition"] == ed and meta["lang"] == load_edition_info(ROOT, ed).lang
     assert [P.chapter_number(p) for p in src.chapters] == [0, 1, 2]
     for f in src.chapters:
         text = f.read_text(encoding="utf-8")
@@ -73,7 +83,7 @@ def test_fixture_follows_contract(ed):
 # ------------------------------------------------------------------ font preflight
 @pytest.mark.parametrize("ed", EDITIONS)
 def test_preflight_passes_on_fixtures(ed):
-    n = fonts.preflight(_chapters(ed), fonts.fontset_for(ed), FIXTURES / ed / "metadata.yaml")
+    n = fonts.preflight(_chapters(ed), fonts.fontset_for(_spec(ed)), FIXTURES / ed / "metadata.yaml")
     assert n > 500
 
 
@@ -92,7 +102,7 @@ def test_preflight_reports_file_and_line_for_missing_glyph(tmp_path):
     lines.insert(3, "这一行有一个表情符号 😀，字体里没有。")
     chap.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with pytest.raises(P.BuildError) as err:
-        P.build_pdf(src, tmp_path / "out.pdf", log=lambda *_: None)
+        P.build_pdf(src, info=_info(src), out=tmp_path / "out.pdf", log=lambda *_: None)
     msg = str(err.value)
     assert f"{chap}:4: character U+1F600 '😀' is not covered by Noto Serif CJK SC" in msg
 
@@ -104,11 +114,11 @@ def test_preflight_checks_headings_with_sans_fonts(tmp_path):
     chap.write_text(text, encoding="utf-8")
     line = next(i for i, l in enumerate(text.splitlines(), 1) if "\U00013000" in l)
     with pytest.raises(fonts.CoverageError, match=rf"01-getting-started.md:{line}: character U\+13000 .*DejaVu Sans .*sans"):
-        fonts.preflight([chap], fonts.fontset_for("zh-tw"))
+        fonts.preflight([chap], fonts.fontset_for(_spec("zh-tw")))
 
 
 def test_preflight_math_and_code_roles(tmp_path):
-    fs = fonts.fontset_for("zh")
+    fs = fonts.fontset_for(_spec("zh"))
     f = tmp_path / "x.md"
     # ∑ in math is covered by the math font; CJK in \text{} by the CJK serif font
     f.write_text("# 标题 {#sec-x .unnumbered}\n\n$$ \\sum_i x_i \\text{总} ∑ $$\n\n`代码 ü`\n", encoding="utf-8")
@@ -197,7 +207,7 @@ def test_pdf_failed_latex_keeps_previous_output(tmp_path):
     out = tmp_path / "book.pdf"
     out.write_bytes(b"previous build")
     with pytest.raises(P.BuildError) as err:
-        P.build_pdf(src, out, chapter=2, log=lambda *_: None)
+        P.build_pdf(src, info=_info(src), out=out, chapter=2, log=lambda *_: None)
     assert f"{chap}:3: Undefined control sequence" in str(err.value)
     assert out.read_bytes() == b"previous build"
 
@@ -209,7 +219,7 @@ def test_pdf_preflight_failure_keeps_previous_output(tmp_path):
     out = tmp_path / "book.pdf"
     out.write_bytes(b"previous build")
     with pytest.raises(P.BuildError, match=r"00-preface.md:3: character U\+13000"):
-        P.build_pdf(src, out, log=lambda *_: None)
+        P.build_pdf(src, info=_info(src), out=out, log=lambda *_: None)
     assert out.read_bytes() == b"previous build"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["book.pdf", "en"]  # no stray temp files
 
@@ -221,7 +231,7 @@ def test_pdf_chapter_build_flags_unknown_reference(tmp_path):
     chap.write_text(text, encoding="utf-8")
     line = next(i for i, l in enumerate(text.splitlines(), 1) if "#fig-nowhere" in l)
     with pytest.raises(P.BuildError) as err:
-        P.build_pdf(src, tmp_path / "ch.pdf", chapter=2, log=lambda *_: None)
+        P.build_pdf(src, info=_info(src), out=tmp_path / "ch.pdf", chapter=2, log=lambda *_: None)
     msg = str(err.value)
     assert f"{chap}:{line}: undefined cross-reference #fig-nowhere" in msg
     # references into chapter 1 are expected in a one-chapter build: not errors
@@ -239,11 +249,11 @@ def test_one_chapter_export_knows_the_other_chapters_labels(tmp_path):
     (src / "chapters.txt").write_text("02-workloads.md\n", encoding="utf-8")
     (src / "book-ids.txt").write_text("\n".join(ids) + "\n", encoding="utf-8")
     warnings = []
-    P.build_pdf(src, tmp_path / "ch.pdf", chapter=2, log=warnings.append)
+    P.build_pdf(src, info=_info(src), out=tmp_path / "ch.pdf", chapter=2, log=warnings.append)
     assert any("points outside this chapter" in w for w in warnings)
     (src / "book-ids.txt").unlink()
     with pytest.raises(P.BuildError) as err:
-        P.build_pdf(src, tmp_path / "ch.pdf", chapter=2, log=lambda *_: None)
+        P.build_pdf(src, info=_info(src), out=tmp_path / "ch.pdf", chapter=2, log=lambda *_: None)
     assert "undefined cross-reference" in str(err.value)
 
 
@@ -297,22 +307,22 @@ def test_epub_failure_keeps_previous_output(tmp_path):
     out = tmp_path / "book.epub"
     out.write_bytes(b"previous build")
     with pytest.raises(P.BuildError, match="missing.pdf"):
-        P.build_epub(src, out, check=False)
+        P.build_epub(src, info=_info(src), out=out, check=False)
     assert out.read_bytes() == b"previous build"
 
 
 def test_cover_png_is_deterministic(tmp_path):
     meta = yaml.safe_load((FIXTURES / "zh-tw" / "metadata.yaml").read_text(encoding="utf-8"))
-    a = P.make_cover_png(meta, tmp_path / "a.png", "zh-tw").read_bytes()
-    b = P.make_cover_png(meta, tmp_path / "b.png", "zh-tw").read_bytes()
+    a = P.make_cover_png(meta, tmp_path / "a.png", _spec("zh-tw")).read_bytes()
+    b = P.make_cover_png(meta, tmp_path / "b.png", _spec("zh-tw")).read_bytes()
     assert a == b and a.startswith(b"\x89PNG")
 
 
 # ------------------------------------------------------------------ CLI
 def test_cli_chapter_output_never_clobbers_the_book():
-    assert P._default_out("pdf", "zh", 3).name == "AI-Infra-Book-ch03.pdf"
-    assert P._default_out("epub", "zh-tw", 0).name == "AI-Infra-Book-ZH-TW-ch00.epub"
-    assert P._default_out("pdf", "en", None) == P.REPO / "book-en" / "AI-Infra-Book-EN.pdf"
+    assert P.default_out("pdf", _spec("zh"), 3, ROOT).name == "AI-Infra-Book-ch03.pdf"
+    assert P.default_out("epub", _spec("zh-tw"), 0, ROOT).name == "AI-Infra-Book-ZH-TW-ch00.epub"
+    assert P.default_out("pdf", _spec("en"), None, ROOT) == ROOT / "book-en" / "AI-Infra-Book-EN.pdf"
 
 
 def test_cli_epub_chapter_from_source(tmp_path, capsys):

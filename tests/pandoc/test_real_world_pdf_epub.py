@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bookkit.load.config import load_edition_info
 from bookkit.pipeline.export import export_edition
 from bookkit.render.pandoc import convert as P
 
@@ -36,8 +37,8 @@ def real_builds(tmp_path_factory):
     out = {}
     for ed in ("zh", "en"):
         src = export_edition(ed, tmp / "pandoc" / ed, builder=builder(root, [ed]))
-        pdf = P.build_pdf(src, tmp / f"{ed}.pdf", keep_tex=tmp / f"tex-{ed}", log=lambda *_: None)
-        epub = P.build_epub(src, tmp / f"{ed}.epub", check=True, log=lambda *_: None)
+        pdf = P.build_pdf(src, info=load_edition_info(root, ed), out=tmp / f"{ed}.pdf", keep_tex=tmp / f"tex-{ed}", log=lambda *_: None)
+        epub = P.build_epub(src, info=load_edition_info(root, ed), out=tmp / f"{ed}.epub", check=True, log=lambda *_: None)
         out[ed] = (src, pdf, epub, (tmp / f"tex-{ed}" / "book.tex").read_text(encoding="utf-8"))
     return out
 
@@ -121,7 +122,7 @@ def test_latex_error_names_the_authors_file_and_line(tmp_path):
     chapter.write_text("\n".join(lines) + "\n", encoding="utf-8")
     src = export_edition("zh", tmp_path / "pandoc", chapter=2, builder=builder(root, ["zh"]))
     with pytest.raises(P.BuildError) as exc:
-        P.build_pdf(src, tmp_path / "out.pdf", chapter=2, log=lambda *_: None)
+        P.build_pdf(src, info=load_edition_info(root, "zh"), out=tmp_path / "out.pdf", chapter=2, log=lambda *_: None)
     message = str(exc.value)
     assert message.startswith(f"{chapter}:{target + 1}: Undefined control sequence."), message
     assert "\\bogusmacro" in message          # TeX's context line, not cut at 79 columns

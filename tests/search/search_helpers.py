@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bookkit.render.search.index import SearchDoc, build_search_assets  # noqa: E402
+from bookkit.lunr.index import SearchDoc, build_search_assets  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 STATIC = ROOT / "website" / "static"

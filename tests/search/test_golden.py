@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bookkit.render.search.index import (SearchDoc, build_search_assets, expand, index_payload,
-                                          index_report, load_payload, search)
+from bookkit.lunr.index import (SearchDoc, build_search_assets, expand, index_payload,
+                                 index_report, load_payload, search)
 from search_helpers import edition_url
 
 LANGS = ("zh-Hans", "en", "zh-Hant")
@@ -131,9 +131,9 @@ def test_direct_index_matches_lunr_builder(corpus):
     """The hand-written index builder must give lunr.py's Builder's payload exactly."""
     import random
 
-    from bookkit.render.search.cjk import build_charmap
-    from bookkit.render.search.index import (SearchDoc, _compact_direct, _fields_of,
-                                              compact_with_lunr_builder)
+    from bookkit.lunr.cjk import build_charmap
+    from bookkit.lunr.index import (SearchDoc, _compact_direct, _fields_of,
+                                     compact_with_lunr_builder)
 
     rng = random.Random(7)
     words = ["the", "bandwidth", "keys", "running", "KV", "缓存", "带宽", "頻寬", "計算", "a-b",
@@ -148,7 +148,7 @@ def test_direct_index_matches_lunr_builder(corpus):
 
 
 def test_prefix_term_is_the_last_word_while_it_is_typed():
-    from bookkit.render.search.index import prefix_term
+    from bookkit.lunr.index import prefix_term
     assert prefix_term("kv cac", ["kv", "cac"]) == "cac"
     assert prefix_term("kv cac ", ["kv", "cac"]) is None          # the word is finished
     assert prefix_term("kv ca", ["kv", "ca"]) is None             # too short to rank well
@@ -168,7 +168,7 @@ def test_unfinished_word_finds_what_the_whole_word_finds(assets):
 
 
 def test_lone_latin_letters_are_not_required_next_to_other_terms():
-    from bookkit.render.search.index import query_terms
+    from bookkit.lunr.index import query_terms
     assert query_terms("Little's law", {}) == ["little", "law"]
     assert query_terms("K 和 V", {}) == ["和"]
     assert query_terms("x", {}) == ["x"]                  # alone, it is the query

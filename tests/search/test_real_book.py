@@ -3,7 +3,7 @@ built index) and lunr.js in Chromium (the served site) rank identically."""
 import pytest
 from playwright.sync_api import expect
 
-from bookkit.render.search.index import search
+from bookkit.lunr.index import search
 
 # The roofline queries find chapter 1's section first: it defines the model and both of its
 # bounds (whole-pass and per-operator), which the later chapters refer back to.
@@ -179,7 +179,7 @@ def _typed(page, url, query):
 
 
 def test_snippets_show_math_as_text_and_whole_words(built_site, site_url, browser):
-    from bookkit.render.search.index import load_payload
+    from bookkit.lunr.index import load_payload
     payload = load_payload({"search-index.js": (built_site / "en" / "search-index.js").read_bytes()})
     texts = {row[0]: row[3] for row in payload["docs"]}
     assert not any("\\" in t for t in texts.values())            # no TeX source is indexed
@@ -254,7 +254,7 @@ def test_the_opened_page_highlights_the_searched_words(site_url, browser, scheme
 def test_mainland_terms_find_the_zh_tw_terms(built_site, site_url, browser):
     import json
 
-    from bookkit.render.search.index import load_payload
+    from bookkit.lunr.index import load_payload
     assets = {"search-index.js": (built_site / "zh-tw" / "search-index.js").read_bytes()}
     payload = load_payload(assets)
     shipped = json.dumps([payload["syn"], payload["keep"]], ensure_ascii=False).encode("utf-8")
@@ -296,8 +296,8 @@ def test_browser_ranks_as_lunr_on_generated_queries(lang, built_site, site_url, 
     queries made of the book's own words: one, two and three words, CJK runs, prefixes."""
     import random
 
-    from bookkit.render.search.cjk import tokenize
-    from bookkit.render.search.index import load_payload
+    from bookkit.lunr.cjk import tokenize
+    from bookkit.lunr.index import load_payload
     prefix, _ = GOLDEN[lang]
     assets = {"search-index.js": (built_site / prefix / "search-index.js").read_bytes()}
     payload = load_payload(assets)

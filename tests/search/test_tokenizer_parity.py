@@ -1,4 +1,4 @@
-"""The Python tokeniser (bookkit/render/search/cjk.py) and the JS one (website/static/search.js) agree.
+"""The Python tokeniser (bookkit/lunr/cjk.py) and the JS one (website/static/search.js) agree.
 
 All strings go through one Node process. The same process also runs lunr.js's stemmer, stop
 word filter, the index build from the shipped text and its expansion, and the glossary's query
@@ -17,9 +17,9 @@ import pytest
 from lunr.stop_word_filter import stop_word_filter
 from lunr.token import Token
 
-from bookkit.render.search.cjk import build_charmap, fold_map, tokenize
-from bookkit.render.search.index import (Synonyms, build_search_assets, expand, glossary_synonyms,
-                                          index_payload, load_payload, rewrite_query, stem_js)
+from bookkit.lunr.cjk import build_charmap, fold_map, tokenize
+from bookkit.lunr.index import (Synonyms, build_search_assets, expand, glossary_synonyms,
+                                 index_payload, load_payload, rewrite_query, stem_js)
 from search_helpers import LUNR_JS, ROOT, STATIC, load_corpus
 
 NODE = "node"
@@ -200,8 +200,8 @@ def test_index_build_parity(node_run):
 
 
 def test_glossary_rewrite_parity(node_run):
-    from bookkit.render.search.cjk import charmap_from_string
-    from bookkit.render.search.index import synonyms_of
+    from bookkit.lunr.cjk import charmap_from_string
+    from bookkit.lunr.index import synonyms_of
     payload = node_run["syn_payload"]
     charmap = charmap_from_string(payload["charmap"])
     synonyms = synonyms_of(payload)
@@ -245,12 +245,12 @@ def test_examples_marks_and_format_characters():
 
 def test_shipped_fold_table_is_what_opencc_computes():
     """cjk_fold.txt is generated data; after an OpenCC upgrade, regenerate it with
-    `python -m bookkit.render.search.cjk` (this test says so by failing)."""
+    `python -m bookkit.lunr.cjk` (this test says so by failing)."""
     import importlib.metadata
 
-    from bookkit.render.search.cjk import FOLD_TABLE, compute_fold_map, fold_table_text
+    from bookkit.lunr.cjk import FOLD_TABLE, compute_fold_map, fold_table_text
 
     expected = fold_table_text(compute_fold_map(), importlib.metadata.version("opencc"))
     assert FOLD_TABLE.read_text(encoding="utf-8") == expected, (
-        "bookkit/render/search/cjk_fold.txt is stale: run `python -m bookkit.render.search.cjk`")
+        "bookkit/lunr/cjk_fold.txt is stale: run `python -m bookkit.lunr.cjk`")
     assert len(fold_map()) > 3000 and fold_map()["體"] == "体"

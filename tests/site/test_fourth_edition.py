@@ -83,7 +83,7 @@ def test_every_page_in_its_language(gb_book):
 
 
 def test_its_own_search_index(gb_book):
-    from bookkit.render.search.index import ASSET_NAME, load_payload
+    from bookkit.lunr.index import ASSET_NAME, load_payload
     site = gb_book / "build" / "site"
     payload = load_payload({ASSET_NAME: (site / "en-gb" / ASSET_NAME).read_bytes()})
     urls = {row[0].split("#")[0] for row in payload["docs"]}

@@ -93,7 +93,7 @@ def test_the_original_image_is_reused(ja_site):
 
 
 def test_search_finds_a_japanese_word(ja_site):
-    from bookkit.render.search.index import ASSET_NAME, search
+    from bookkit.lunr.index import ASSET_NAME, search
     site, _report = ja_site
     assets = {ASSET_NAME: (site / "ja" / ASSET_NAME).read_bytes()}
     assert any(url.startswith("intro.html") for url in search(assets, "デバイスメモリ", "ja"))

@@ -1,6 +1,8 @@
 """The package's import graph, read from the sources (every import, also those inside
-functions): data flows one way, so there is no cycle, and the outputs (`bookkit.render`) never
-reach back into the resolve stage or the pipeline that drives it."""
+functions): data flows one way. The packages are stages in order (`LAYERS`); a module imports
+only from its own layer or the layers below it, there is no cycle, the outputs
+(`bookkit.render`) never read the book's configuration again (`bookkit.load`), and the checks
+never import a renderer."""
 
 from __future__ import annotations
 
@@ -9,22 +11,36 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "bookkit"
 
+# The stages, bottom up (CONTRIBUTING, "The pipeline"). `base` is what every stage may use and
+# that belongs to none: the typed data between stages, the Markdown dialect and what a source
+# may hold, languages and number formats, the search index format, infrastructure, and the
+# diagram vocabulary figure scripts import.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("base", ("bookkit.model", "bookkit.source", "bookkit.locale", "bookkit.lunr",
+              "bookkit.util", "bookkit.diagrams")),
+    ("load", ("bookkit.load",)),
+    ("resolve", ("bookkit.resolve",)),
+    ("render", ("bookkit.render",)),
+    ("check", ("bookkit.check",)),
+    ("pipeline", ("bookkit.pipeline",)),
+    ("tools", ("bookkit.tools",)),
+    ("cli", ("bookkit.cli", "bookkit.__main__")),
+)
+
 # Known exceptions, to remove (never to add to): none left. An output that needs a helper of
-# the resolve stage takes it from a shared, stage-free module (`bookkit/source/markdown.py`,
-# `images.py`, `links.py`, `typed_numbers.py`) or from the types in `bookkit/model.py`.
-KNOWN_RENDER_TO_RESOLVE: set[tuple[str, str]] = set()
-KNOWN_RESOLVE_TO_RENDER: set[tuple[str, str]] = set()
-# The checks read built files, not renderers; the site check still asks the output registry
-# which files each output puts in an edition root, and rebuilds the search index with the
-# renderer's lunr port (to move below both: a stage-free module of the index format).
-KNOWN_CHECK_TO_RENDER = {("bookkit.check.site_links", "bookkit.render.outputs"),
-                         ("bookkit.check.site_links", "bookkit.render.search.index")}
-# Outputs take the book's configuration from the resolved book; these two still read the
-# registry from the package's own path: `pandoc.edition_info` when `build_pdf`/`build_epub`
-# are called on a source folder without the edition (`--source`, the Pandoc tests), and
-# `fonts.fontset_for` (the fonts become part of the language record).
-KNOWN_RENDER_TO_LOAD = {("bookkit.render.pandoc.fonts", "bookkit.load.config"),
-                        ("bookkit.render.pandoc.convert", "bookkit.load.config")}
+# an earlier stage takes it from `base` or from the types in `bookkit/model.py`; a check that
+# needs a stage's result gets it from the command line (`CheckRun.resolve_texts`,
+# `CheckRun.output_files`); an output gets the book's configuration from the resolved book.
+KNOWN_UPWARD: set[tuple[str, str]] = set()
+KNOWN_CHECK_TO_RENDER: set[tuple[str, str]] = set()
+KNOWN_RENDER_TO_LOAD: set[tuple[str, str]] = set()
+
+
+def layer(module: str) -> int:
+    for i, (_name, prefixes) in enumerate(LAYERS):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return i
+    raise AssertionError(f"{module} is in no layer of LAYERS: put it in a stage's package")
 
 
 def module_name(path: Path) -> str:
@@ -38,8 +54,7 @@ def checked_graph() -> dict[str, set[str]]:
     """The graph without the known exceptions (each must still exist: a fixed one is removed
     from the list)."""
     graph = import_graph()
-    for module, dep in (KNOWN_RENDER_TO_RESOLVE | KNOWN_RESOLVE_TO_RENDER
-                        | KNOWN_CHECK_TO_RENDER | KNOWN_RENDER_TO_LOAD):
+    for module, dep in KNOWN_UPWARD | KNOWN_CHECK_TO_RENDER | KNOWN_RENDER_TO_LOAD:
         assert dep in graph[module], f"{module} -> {dep} is gone: remove it from the list"
         graph[module].discard(dep)
     return graph
@@ -113,9 +128,10 @@ def test_the_graph_is_read_correctly():
 
 
 def stage_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
-    """The same graph between stages: `bookkit.render.pandoc.convert` counts as `bookkit.render`."""
+    """The same graph between stages (the layers of `LAYERS`): `bookkit.render.pandoc.convert`
+    counts as `render`; the packages of `base` are one stage."""
     def stage(module: str) -> str:
-        return ".".join(module.split(".")[:2])
+        return "bookkit" if module == "bookkit" else LAYERS[layer(module)][0]
     out: dict[str, set[str]] = {}
     for module, deps in graph.items():
         out.setdefault(stage(module), set()).update(stage(d) for d in deps
@@ -160,7 +176,7 @@ def test_outputs_do_not_read_the_configuration_again():
 
 def test_only_the_site_imports_the_sites_renderer():
     """What every output needs (bound values, labels, plain titles, the chapter's context) is
-    in `bookkit.render.text`: search, what-if, Pandoc and llms.txt do not import the HTML
+    in `bookkit.locale.text`: search, what-if, Pandoc and llms.txt do not import the HTML
     renderer (`html.py`) or the site's pages (`website.py`)."""
     graph = import_graph()
     site = {"bookkit.render.site.renderer", "bookkit.render.site.html", "bookkit.render.site.output"}
@@ -168,4 +184,4 @@ def test_only_the_site_imports_the_sites_renderer():
                  if module.startswith("bookkit.render") and module not in site
                  for dep in deps if dep in ("bookkit.render.site.html", "bookkit.render.site.renderer"))
     assert bad == []
-    assert "bookkit.render.site.html" not in graph["bookkit.render.text"]
+    assert "bookkit.render.site.html" not in graph["bookkit.locale.text"]

@@ -48,13 +48,13 @@ def test_what_the_build_draws_and_serve_watches_comes_from_the_registry():
 
 
 def test_the_pipeline_and_commands_do_not_pick_renderers_one_by_one():
-    build = imported_names("build.py")
+    build = imported_names("pipeline/build.py")
     assert not build & {"SiteRenderer", "SearchIndexer", "Minifier", "bookkit.render.site.minify"}
     # the export and the checks resolve without the site pipeline (no Builder)
-    for module in ("export.py", "check/report.py", "serve.py"):
+    for module in ("pipeline/export.py", "check/report.py", "pipeline/serve.py"):
         assert not imported_names(module) & {"Builder", "BuildOptions"} - (
-            {"Builder"} if module == "serve.py" else set()), module
-    assert "WATCHED" not in (PACKAGE / "serve.py").read_text(encoding="utf-8")
+            {"Builder"} if module == "pipeline/serve.py" else set()), module
+    assert "WATCHED" not in (PACKAGE / "pipeline" / "serve.py").read_text(encoding="utf-8")
 
 
 def test_resolving_for_the_checks_and_exports_builds_no_part_of_the_site():

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bookkit.check.pair import Finding, check_pair  # noqa: E402
+from bookkit.check.pair import Difference, check_pair  # noqa: E402
 
 CORPUS = ROOT / "tests" / "fixtures" / "translation" / "corpus"
 #: issue 29's pairs, written before the checker learnt paragraphs (revision skew, label lists,
@@ -30,7 +30,7 @@ WORKBENCH = ROOT / "tests" / "fixtures" / "translation" / "workbench"
 @dataclass
 class Score:
     true_positives: int = 0
-    false_alarms: list[tuple[str, Finding]] = field(default_factory=list)
+    false_alarms: list[tuple[str, Difference]] = field(default_factory=list)
     caught: int = 0
     missed: list[tuple[str, str]] = field(default_factory=list)   # (pair, fault name)
     faults: int = 0
@@ -62,7 +62,7 @@ def load_manifest(corpus: Path = CORPUS) -> dict:
     return json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))
 
 
-def _reported(findings: list[Finding], precision: bool) -> list[Finding]:
+def _reported(findings: list[Difference], precision: bool) -> list[Difference]:
     """What the command line lists: differences of precision only with ``--precision``."""
     return [f for f in findings if precision or f.kind != "precision"]
 

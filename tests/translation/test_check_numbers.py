@@ -10,7 +10,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bookkit.check.pair import Finding, check_pair, extract_numbers, parse_zh_numeral, value_text
+from bookkit.check.pair import (Difference, check_pair, extract_numbers, parse_zh_numeral,
+                                 value_text)
 
 FIX = ROOT / "tests" / "fixtures" / "translation"
 ORIGINAL = (FIX / "original.md").read_text(encoding="utf-8")
@@ -169,7 +170,7 @@ def test_changed_finding_carries_values_and_unit():
 
 
 def test_finding_is_frozen():
-    f = Finding("extra", "1", None, None, 3, "m")
+    f = Difference("extra", "1", None, None, 3, "m")
     with pytest.raises(Exception):
         f.kind = "missing"  # type: ignore[misc]
 

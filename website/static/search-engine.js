@@ -4,7 +4,7 @@
  * edition's search-index.js with this file's CJK tokeniser and lunr's stop-word filter and
  * stemmer (the pipeline search.py gives lunr.py); lunr's Index ranks; Engine.view gives the
  * results list as data (titles, snippets with the found words marked). The tokeniser, query
- * rules and glossary rewriting mirror bookkit/render/search/cjk.py and search.py, whose docstrings
+ * rules and glossary rewriting mirror bookkit/lunr/cjk.py and search.py, whose docstrings
  * explain; tests/search checks parity. ASCII only on purpose. */
 (function () {
   "use strict";

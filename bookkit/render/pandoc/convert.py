@@ -7,10 +7,10 @@ cross-references already resolved.
 
 Library entry points take that directory, so tests can use fixtures directly::
 
-    build_pdf(src_dir, out_pdf, chapter=None)   -> BuildResult
-    build_epub(src_dir, out_epub, chapter=None) -> BuildResult
+    build_pdf(src_dir, out_pdf, info=, chapter=None)   -> BuildResult
+    build_epub(src_dir, out_epub, info=, chapter=None) -> BuildResult
 
-The command line is ``python -m bookkit pdf|epub`` (:mod:`bookkit.pipeline.export`), which
+The command line is ``python -m bookkit pdf|epub`` (:mod:`bookkit.cli.book`), which
 ``book*/build_pdf.sh`` and ``book/build_epub.py`` call.
 
 The editions, their output files (``<out>/<file_name>[-<ID>].pdf``) and interface strings come
@@ -19,6 +19,11 @@ from the edition registry (``manuscripts/book.yml``, :mod:`bookkit.load.editions
 Both builds happen in a temporary directory; the result replaces the output file with an
 atomic ``os.replace`` only when every check passed, so a failed build leaves the previous
 PDF/EPUB untouched, exits non-zero and reports ``file:line: what is wrong`` where it can.
+
+Why one module of this size: the PDF and the EPUB share the source loading, chapter
+selection, Pandoc invocation, warning parsing and the atomic install, and the LaTeX post-pass
+(long tables, the outline read back from the PDF) only makes sense beside the call that wrote
+the TeX; its Lua filters are files in ``filters/`` and its fonts ``fonts.py``.
 """
 from __future__ import annotations
 
@@ -65,18 +70,6 @@ def reader_format(trusted: bool) -> str:
 def latex_text(text: str) -> str:
     """Plain text as LaTeX (for template variables, which Pandoc inserts unescaped)."""
     return "".join(_TEX_SPECIALS.get(ch, ch) for ch in text)
-
-
-def edition_info(edition: str, where: Path | None = None):
-    """The edition's :class:`~bookkit.model.EditionInfo` (registry entry and interface strings);
-    an unknown edition is a BuildError (at ``where``:1 when given)."""
-    from bookkit.load.config import load_edition_info
-    try:
-        return load_edition_info(REPO, edition)
-    except BuildError as exc:
-        if where is None:
-            raise
-        raise BuildError(where, 1, exc.render()) from exc
 
 
 @dataclass
@@ -236,183 +229,14 @@ def _install(tmp_file: Path, out: Path) -> None:
 
 
 # ====================================================================== Lua filters
-# LaTeX: give wide pipe tables relative column widths so they wrap inside the text block.
-# Chinese editions: Pandoc writes quotes as TeX `` '' ligatures, which come out in the Latin
-# font with Latin spacing (把 “占着”). Emitting the Unicode marks raw lets xeCJK set them as CJK
-# punctuation (the template declares them FullLeft/FullRight).
-LUA_CJK_QUOTES = r"""
-local marks = {DoubleQuote = {"\u{201C}", "\u{201D}"}, SingleQuote = {"\u{2018}", "\u{2019}"}}
-function Quoted(q)
-  local m = marks[q.quotetype]
-  local out = pandoc.List({pandoc.RawInline("latex", m[1])})
-  out:extend(q.content)
-  out:insert(pandoc.RawInline("latex", m[2]))
-  return out
-end
--- Marks glued to Chinese text stay inside a Str, where the writer would also make them ``.
-local quote_marks = {["\u{201C}"] = true, ["\u{201D}"] = true, ["\u{2018}"] = true, ["\u{2019}"] = true}
-function Str(el)
-  if not el.text:find("[\u{2018}\u{2019}\u{201C}\u{201D}]") then return nil end
-  local out, run = pandoc.List(), ""
-  for _, cp in utf8.codes(el.text) do
-    local ch = utf8.char(cp)
-    if quote_marks[ch] then
-      if run ~= "" then out:insert(pandoc.Str(run)); run = "" end
-      out:insert(pandoc.RawInline("latex", ch))
-    else
-      run = run .. ch
-    end
-  end
-  if run ~= "" then out:insert(pandoc.Str(run)) end
-  return out
-end
-"""
+# Pandoc's Lua filters live as files in filters/ (LaTeX: latex.lua, and cjk_quotes.lua for the
+# Chinese editions, serif_fallback.lua for XeLaTeX's font fallback; EPUB: epub.lua), each with
+# a comment saying what it does and why.
+FILTERS = Path(__file__).with_name("filters")
 
-# Characters the body font lacks (fonts.FALLBACK_RANGES: superscripts in "10⁹") are set in the
-# fallback font; the text only (math has its own font). Run as its own filter: a second global
-# `Str` in the quotes filter's file would replace that one.
-LUA_SERIF_FALLBACK = r"""
-function Str(el)
-  local out, run, fb, changed = pandoc.List(), "", false, false
-  local function flush()
-    if run == "" then return end
-    if fb then out:insert(pandoc.RawInline("latex", "{\\seriffallback " .. run .. "}"))
-    else out:insert(pandoc.Str(run)) end
-    run = ""
-  end
-  for _, cp in utf8.codes(el.text) do
-    local is_fb = cp >= 0x2070 and cp <= 0x209F
-    if is_fb then changed = true end
-    if is_fb ~= fb then flush(); fb = is_fb end
-    run = run .. utf8.char(cp)
-  end
-  if not changed then return nil end
-  flush()
-  return out
-end
-"""
 
-LUA_LATEX = r"""
--- The author's file:line before each block (render/pandoc_markdown.source_marker) becomes a TeX
--- comment in book.tex, which render/latex_errors.py reads back. Only digits and a one-line path
--- pass: a marker can never put anything but a comment into the TeX.
-function Div(d)
-  if d.classes:includes("bookkit-source") then
-    local line, path = d.attributes["line"], d.attributes["path"]
-    if line and path and line:match("^%d+$") and not path:find("[\r\n]") then
-      return pandoc.RawBlock("latex", "% bookkit-source " .. line .. " " .. path)
-    end
-    return {}
-  end
-end
-
--- xeCJK drops spaces between CJK characters: keep the gap in "第 1 章 入门" headings.
-local function is_cjk(cp) return cp and cp >= 0x2E80 end
-local function last_cp(s) local c; for _, x in utf8.codes(s) do c = x end; return c end
-local function first_cp(s) for _, x in utf8.codes(s) do return x end end
-
-function Header(h)
-  local c = h.content
-  for i = 2, #c - 1 do
-    if c[i].t == "Space" and c[i-1].t == "Str" and c[i+1].t == "Str"
-       and is_cjk(last_cp(c[i-1].text)) and is_cjk(first_cp(c[i+1].text)) then
-      c[i] = pandoc.RawInline("latex", "\\texorpdfstring{\\quad}{ }")
-      break
-    end
-  end
-  h.content = c
-  return h
-end
-
-local function textlen(blocks)
-  local s = pandoc.utils.stringify(blocks)
-  local n = 0
-  for _, c in utf8.codes(s) do
-    if c >= 0x2E80 then n = n + 2 else n = n + 1 end
-  end
-  return n
-end
-
-function Table(tbl)
-  local ncol = #tbl.colspecs
-  local maxw = {}
-  for i = 1, ncol do maxw[i] = 1 end
-  local function scan(rows)
-    for _, row in ipairs(rows) do
-      for i, cell in ipairs(row.cells) do
-        if i <= ncol then maxw[i] = math.max(maxw[i], textlen(cell.contents)) end
-      end
-    end
-  end
-  scan(tbl.head.rows)
-  for _, body in ipairs(tbl.bodies) do scan(body.body) end
-  local total = 0
-  for i = 1, ncol do total = total + maxw[i] end
-  -- about 80 monospace-ish columns fit the text block at the table font size
-  if total + 2 * ncol <= 80 then return nil end
-  for i = 1, ncol do
-    local w = math.max(maxw[i], 6)
-    tbl.colspecs[i] = {tbl.colspecs[i][1], w}
-  end
-  local sum = 0
-  for i = 1, ncol do sum = sum + tbl.colspecs[i][2] end
-  for i = 1, ncol do
-    tbl.colspecs[i] = {tbl.colspecs[i][1], 0.98 * tbl.colspecs[i][2] / sum}
-  end
-  return tbl
-end
-"""
-
-# EPUB: figures are SVG (the PDF next to it is for LaTeX).
-LUA_EPUB = r"""
--- the LaTeX source markers carry nothing for a reader
-function Div(d)
-  if d.classes:includes("bookkit-source") then return {} end
-end
-
-function Image(img)
-  -- A figure with a caption line of its own keeps the author's alt text (`fig-alt`, written by
-  -- bookkit/render/pandoc/realworld.py) as the image's alt; the caption is the figcaption.
-  local alt = img.attributes["fig-alt"]
-  if alt then
-    img.attributes["fig-alt"] = nil
-    img.caption = {pandoc.Str(alt)}
-  end
-  local base = img.src:match("^(.*)%.pdf$")
-  if base then
-    local svg = base .. ".svg"
-    local f = io.open(SRC_DIR .. "/" .. svg, "r")
-    if f then f:close(); img.src = svg end
-  end
-  return img
-end
-
--- pandoc's EPUB writer does not register Figure ids when it rewrites cross-file links
--- (#fig-x stays unresolved in another chapter file): carry the id on a span inside.
-function Figure(fig)
-  local id = fig.identifier
-  if id == nil or id == "" then return nil end
-  fig.identifier = ""
-  local first = fig.content[1]
-  if first and (first.t == "Plain" or first.t == "Para") then
-    first.content:insert(1, pandoc.Span({}, {id = id}))
-  else
-    fig.content:insert(1, pandoc.Plain({pandoc.Span({}, {id = id})}))
-  end
-  return fig
-end
-
--- texmath has no top-level \tag: show the number after the formula instead.
-function Math(m)
-  if m.mathtype == "DisplayMath" then
-    local body, tag = m.text:match("^(.-)\\tag%*?%s*(%b{})%s*$")
-    if tag then
-      m.text = body .. " \\qquad \\text{(" .. tag:sub(2, -2) .. ")}"
-      return m
-    end
-  end
-end
-"""
+def lua_filter(name: str) -> str:
+    return (FILTERS / name).read_text(encoding="utf-8")
 
 
 # ====================================================================== LaTeX output
@@ -480,8 +304,9 @@ def _hex(rgb) -> str:
     return "#%02x%02x%02x" % tuple(rgb)
 
 
-def make_cover_png(meta: dict, out: Path, edition: str) -> Path:
-    """Draw the cover (same design as the PDF cover) as a PNG with deterministic bytes."""
+def make_cover_png(meta: dict, out: Path, spec) -> Path:
+    """Draw the cover (same design as the PDF cover) as a PNG with deterministic bytes, in the
+    fonts of the edition `spec` (its registry entry)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -489,7 +314,7 @@ def make_cover_png(meta: dict, out: Path, edition: str) -> Path:
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
-    fs = _fonts.fontset_for(edition)
+    fs = _fonts.fontset_for(spec)
     families = []
     for fam in (fs.cjk_sans_bold, fs.cjk_sans):
         path, _ = _fonts.resolve_font(fam)
@@ -646,16 +471,26 @@ def _version_strings(meta: dict) -> tuple[str, str]:
     return str(meta.get("version") or "dev"), str(date)[:10]
 
 
-def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str | None = None,
-              keep_tex: Path | None = None, log=print, info=None) -> BuildResult:
+def _same_edition(source, edition: str) -> None:
+    """Sources exported for one edition are built as that edition only."""
+    written = source.meta.get("edition")
+    if written is not None and str(written) != edition:
+        raise BuildError(source.metadata_file, 1, f"these sources are edition {written!r}, "
+                         f"not {edition!r}", "export the edition again, or build it as "
+                         f"{written!r}")
+
+
+def build_pdf(src: Path, out: Path, *, info, chapter: int | None = None,
+              keep_tex: Path | None = None, log=print) -> BuildResult:
     """`info`: the edition's `EditionInfo` as the caller loaded it (the PDF output passes the
-    resolved book's); without it, read from the registry of the book this package is in."""
+    resolved book's): an output never reads the book's configuration itself."""
     t0 = time.monotonic()
     source = load_source(src)
-    edition = edition or str(source.meta["edition"])
-    ed = info or edition_info(edition, source.metadata_file)
+    ed = info
+    edition = ed.spec.id
+    _same_edition(source, edition)
     files = select_chapters(source, chapter)
-    fs = _fonts.fontset_for(edition)
+    fs = _fonts.fontset_for(ed.spec)
     try:
         nchars = _fonts.preflight(files, fs, source.metadata_file)
     except _fonts.CoverageError as exc:
@@ -677,11 +512,11 @@ def build_pdf(src: Path, out: Path, *, chapter: int | None = None, edition: str 
 
     with tempfile.TemporaryDirectory(prefix="bookkit-pdf-") as tmpdir:
         tmp = Path(tmpdir)
-        lua = LUA_LATEX + (LUA_CJK_QUOTES if ed.spec.is_cjk else "")
+        lua = lua_filter("latex.lua") + (lua_filter("cjk_quotes.lua") if ed.spec.is_cjk else "")
         (tmp / "latex.lua").write_text(lua, encoding="utf-8")
         filters = ["--lua-filter", str(tmp / "latex.lua")]
         if fs.serif_fallback:
-            (tmp / "fallback.lua").write_text(LUA_SERIF_FALLBACK, encoding="utf-8")
+            (tmp / "fallback.lua").write_text(lua_filter("serif_fallback.lua"), encoding="utf-8")
             filters += ["--lua-filter", str(tmp / "fallback.lua")]
         for sub in ("figures",):
             if (source.root / sub).is_dir():
@@ -810,20 +645,22 @@ def normalize_zip(path: Path, epoch: int) -> None:
     os.replace(tmp, path)
 
 
-def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str | None = None,
-               check: bool = True, log=print, info=None) -> BuildResult:
+def build_epub(src: Path, out: Path, *, info, chapter: int | None = None,
+               check: bool = True, log=print) -> BuildResult:
     """`info`: as for `build_pdf`."""
     t0 = time.monotonic()
     source = load_source(src)
-    edition = edition or str(source.meta["edition"])
-    spec = (info or edition_info(edition, source.metadata_file)).spec   # a known edition
+    spec = info.spec
+    edition = spec.id
+    _same_edition(source, edition)
     files = select_chapters(source, chapter)
     epoch = _epoch(source.meta)
     with tempfile.TemporaryDirectory(prefix="bookkit-epub-") as tmpdir:
         tmp = Path(tmpdir)
         lua = tmp / "epub.lua"
-        lua.write_text(f"SRC_DIR = {json.dumps(str(source.root.resolve()))}\n" + LUA_EPUB, encoding="utf-8")
-        cover = make_cover_png(source.meta, tmp / "cover.png", edition)
+        lua.write_text(f"SRC_DIR = {json.dumps(str(source.root.resolve()))}\n" + lua_filter("epub.lua"),
+                       encoding="utf-8")
+        cover = make_cover_png(source.meta, tmp / "cover.png", spec)
         epub = tmp / "book.epub"
         cmd = [pandoc_exe(), *map(str, files), "--from", reader_format(spec.trusted),
                "--to", "epub3",
@@ -845,11 +682,9 @@ def build_epub(src: Path, out: Path, *, chapter: int | None = None, edition: str
     return BuildResult(Path(out), time.monotonic() - t0)
 
 
-def _default_out(kind: str, edition: str, chapter: int | None, spec=None,
-                 root: Path = REPO) -> Path:
+def default_out(kind: str, spec, chapter: int | None, root: Path) -> Path:
     """The edition's book file; with `chapter`, a `-chNN` file next to it. `spec`: the
-    edition's registry entry as the caller loaded it (else read from `root`'s book.yml)."""
-    spec = spec or edition_info(edition).spec
+    edition's registry entry, `root`: the book's folder."""
     base = root / spec.out / (spec.pdf_name if kind == "pdf" else spec.epub_name)
     if chapter is not None:
         base = base.with_name(f"{base.stem}-ch{chapter:02d}{base.suffix}")

@@ -61,22 +61,20 @@ class FontSet:
                 "mono": (self.mono, self.cjk_mono)}[role]
 
 
-def fontset_for(edition: str) -> FontSet:
-    """The fonts of an edition: DejaVu for Latin (full coverage), Noto CJK for CJK in the
-    region (glyph forms: SC, TC, JP) its language record names (bookkit/locale/languages.py).
+def fontset_for(spec) -> FontSet:
+    """The fonts of an edition (its registry entry, `EditionSpec`): DejaVu for Latin (full
+    coverage), Noto CJK for CJK in the region (glyph forms: SC, TC, JP) its language record
+    names (bookkit/locale/languages.py).
 
     The English edition loads the SC fonts for any stray CJK.
     """
-    from bookkit.load.config import load_registry
-
-    registry = load_registry(Path(__file__).resolve().parents[3])
-    region = registry.by_id(edition).language.cjk_region
+    region = spec.language.cjk_region
     # Chinese editions: Latin in the body font's own Latin glyphs. Noto Serif CJK carries a
     # proportional Latin (Source Serif's design) drawn to match its Han; DejaVu Serif beside
     # it was visibly heavier and wider (vertical stems ~0.090 em against 0.083 em, a much
     # larger x-height). It has no italic: slanted, which the few Latin titles in italics bear.
     # It lacks most superscript digits (10⁹): those come from DejaVu Serif (FALLBACK_RANGES).
-    if registry.by_id(edition).is_cjk:
+    if spec.is_cjk:
         serif = f"Noto Serif CJK {region}"
         return FontSet(serif=serif, sans="DejaVu Sans", mono="DejaVu Sans Mono",
                        math="DejaVu Math TeX Gyre",
@@ -143,7 +141,7 @@ _AMBIGUOUS_RANGES = ((0x00A0, 0x00BF), (0x00D7, 0x00D7), (0x00F7, 0x00F7), (0x02
 
 
 # Superscripts and subscripts (10⁹, 10⁻³): set in `serif_fallback` where the body text has
-# one (the LaTeX filter wraps them, pandoc.LUA_SERIF_FALLBACK).
+# one (the LaTeX filter wraps them, filters/serif_fallback.lua).
 FALLBACK_RANGES = ((0x2070, 0x209F),)
 
 

@@ -41,7 +41,7 @@ class PdfOutput(_BookOutput):
         from bookkit.render.pandoc import convert as pandoc
         (edition,) = resolved.outputs
         src = self.sources(resolved, context)
-        result = pandoc.build_pdf(src, context.out, chapter=context.chapter, edition=edition,
+        result = pandoc.build_pdf(src, context.out, chapter=context.chapter,
                                   keep_tex=context.options.get("keep_tex"),
                                   info=resolved.editions[edition].info)
         return OutputReport(self.name, written=[result.output],
@@ -55,7 +55,7 @@ class EpubOutput(_BookOutput):
         from bookkit.render.pandoc import convert as pandoc
         (edition,) = resolved.outputs
         src = self.sources(resolved, context)
-        result = pandoc.build_epub(src, context.out, chapter=context.chapter, edition=edition,
+        result = pandoc.build_epub(src, context.out, chapter=context.chapter,
                                    check=context.options.get("check", True),
                                    info=resolved.editions[edition].info)
         return OutputReport(self.name, written=[result.output],

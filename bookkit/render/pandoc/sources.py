@@ -20,7 +20,7 @@ from bookkit.source.markdown import BOUND_RE, CAPTION_RE, matching_open
 from bookkit.model import BuildError, ResolvedBook, TokenMeta as M
 from bookkit.render.whatif_region import export_note
 from bookkit.render.pandoc import latex_errors, realworld as pandoc_realworld
-from bookkit.render.text import RenderContext, bound_text, chapter_context, xref
+from bookkit.locale.text import RenderContext, bound_text, chapter_context, xref
 
 # Inline code spans and math, which the line substitution of `substituted_text` leaves alone.
 SEGMENT_RE = re.compile(r"(`+)(?:.+?)\1|\$\$.+?\$\$|(?<![\\$])\$(?!\s)[^$\n]+?(?<!\s)\$")
@@ -37,7 +37,7 @@ ESCAPE_RE = re.compile(r"([\\`*_\[\]$<>@~^|{}#])")
 
 def source_marker(path: Path, line: int) -> str:
     """An empty Div naming the author's file and line; the LaTeX filter (`render/pandoc.py`,
-    LUA_LATEX) turns it into the TeX comment `% bookkit-source LINE PATH`, the EPUB filter drops
+    filters/latex.lua) turns it into the TeX comment `% bookkit-source LINE PATH`, the EPUB filter drops
     it. Not a raw LaTeX block: a translation is read with raw TeX off (the trust boundary), and
     Pandoc then printed the block as code in the translations' PDFs, build paths and all."""
     return f'::: {{.{latex_errors.MARKER_CLASS} line="{line}" path="{path}"}}\n:::'

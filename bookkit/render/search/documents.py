@@ -1,5 +1,5 @@
 """The search index's documents from the resolved book: one per section, its plain text with
-bound numbers as rendered. `bookkit.render.search.index` turns them into the index files.
+bound numbers as rendered. `bookkit.lunr.index` turns them into the index files.
 
 `SearchIndexer` keeps each chapter's documents in memory while its inputs are unchanged, and
 caches whole indexes on disk by their documents (an unchanged edition is not indexed again).
@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bookkit.util.cache import Cache, key_of, sha256_bytes
 from bookkit.model import ResolvedBook, ResolvedChapter, ResolvedEdition, TokenMeta
-from bookkit.render.text import chapter_context, plain_inline, values_digest
-from bookkit.render.search.index import SearchDoc, Synonyms, build_search_assets
+from bookkit.locale.text import chapter_context, plain_inline, values_digest
+from bookkit.lunr.index import SearchDoc, Synonyms, build_search_assets
 
 
 @dataclass
@@ -56,7 +56,7 @@ class SearchIndexer:
 
     def start(self, resolved: ResolvedBook, key: str) -> SearchJob:
         """The edition's search index from the cache, or what is needed to build it."""
-        from bookkit.render.search import cjk, index as search
+        from bookkit.lunr import cjk, index as search
         if self._code is None:
             self._code = sha256_bytes(Path(search.__file__).read_bytes()
                                       + Path(cjk.__file__).read_bytes()

@@ -27,7 +27,7 @@ from bookkit.source.links import LinkError, repo_link
 from bookkit.render.whatif_region import Slot, open_html
 # What every output reads from a resolved chapter lives in `text.py`; the site's renderer
 # uses it like the others.
-from bookkit.render.text import RenderContext, bound_text, math_source, plain_inline, xref
+from bookkit.locale.text import RenderContext, bound_text, math_source, plain_inline, xref
 
 FORMATTER = HtmlFormatter(nowrap=True)
 

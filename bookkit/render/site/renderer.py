@@ -16,7 +16,7 @@ from bookkit.model import BuildError, ResolvedBook, ResolvedChapter, ResolvedEdi
 from bookkit.render.site import whatif_data as whatif
 from bookkit.render.site.minify import SUFFIXES as minify_suffixes
 from bookkit.render.site.html import RenderContext, collect_math, fill_math, render_chapter
-from bookkit.render.text import chapter_context, values_digest
+from bookkit.locale.text import chapter_context, values_digest
 from bookkit.render.site.pages import (SiteConfig, asset_version, environment, render_pages,
                                         sitemap, templates_version)
 

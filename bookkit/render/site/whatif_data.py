@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from bookkit.source.markdown import BOUND_RE, region_tokens
 from bookkit.model import BuildError, Scenario
-from bookkit.render.text import bound_text, math_source
+from bookkit.locale.text import bound_text, math_source
 from bookkit.render.whatif_region import DATA_VERSION_SLOT, Slot
 
 BUDGET_GZ = 30 * 1024      # a chapter's what-if data, gzipped, per edition

@@ -224,7 +224,7 @@ def charmap_from_string(s: str) -> dict[str, str]:
     return {cps[i]: cps[i + 1] for i in range(0, len(cps) - 1, 2)}
 
 
-if __name__ == "__main__":   # python -m bookkit.render.search.cjk: rewrite cjk_fold.txt from OpenCC
+if __name__ == "__main__":   # python -m bookkit.lunr.cjk: rewrite cjk_fold.txt from OpenCC
     import importlib.metadata
     FOLD_TABLE.write_text(fold_table_text(compute_fold_map(), importlib.metadata.version("opencc")),
                           encoding="utf-8")

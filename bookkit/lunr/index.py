@@ -4,7 +4,7 @@ Each edition gets one ``search-index.js`` that sets ``window.bookSearchIndex``: 
 texts and titles, the Traditional/Simplified fold map and the glossary's query synonyms. It
 ships no index: in the browser, when it is idle after load, ``website/static/search-engine.js``
 feeds the same text to lunr.js's own Builder (the pinned ``lunr`` of ``website/package.json``,
-shipped as ``static/lunr.min.js``) with the same tokeniser (:mod:`bookkit.render.search.cjk`) and
+shipped as ``static/lunr.min.js``) with the same tokeniser (:mod:`bookkit.lunr.cjk`) and
 pipeline (lunr's stop-word filter and stemmer), as MkDocs does; the text, needed for snippets
 anyway, compresses far better than postings of CJK bigrams (zh: 45 KiB gzipped in all, against
 54 KiB for the index alone).
@@ -25,6 +25,10 @@ lunr.py's Builder by a test); :func:`expand` turns it into lunr's serialised ind
 BM25 field scores (held equal to the index lunr.js builds, in Node); :func:`search` queries it
 with lunr.py as search-engine.js queries with lunr.js (the browser tests compare the two on every
 golden query and on generated ones).
+
+Why one module of this size: it is a port of one library (lunr.js 2.3.9's stemmer, stop
+words, Builder and BM25 scores) that tests hold equal to the original operation by operation;
+split, the pieces would only be read together.
 """
 
 from __future__ import annotations
@@ -48,8 +52,8 @@ from lunr.stop_word_filter import WORDS as STOP_WORDS, stop_word_filter
 from lunr.token import Token
 
 from bookkit.locale.languages import LANGUAGES
-from bookkit.render.search.cjk import (build_charmap, charmap_from_string, charmap_to_string,
-                                        is_cjk, tokenize)
+from bookkit.lunr.cjk import (build_charmap, charmap_from_string, charmap_to_string, is_cjk,
+                               tokenize)
 
 __all__ = ["SearchDoc", "Synonyms", "build_search_assets", "glossary_synonyms", "search", "index_report", "LANGS"]
 
@@ -265,7 +269,7 @@ def glossary_synonyms(edition_dir: Path) -> Synonyms:
     A Latin form matches whole words, a trailing ``*`` any ending (as the glossary checker
     reads them); a CJK form matches anywhere."""
     from bookkit.source.glossary import glossary_for  # the glossary's reader and validator
-    from bookkit.render.search.cjk import fold_map
+    from bookkit.lunr.cjk import fold_map
 
     fold = fold_map()
     pairs: dict[str, str] = {}
