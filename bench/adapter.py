@@ -15,7 +15,7 @@ synthetic book's three languages, and the chapter order: ``{file: ch07.md, slug:
 each edition's ``edition.yml`` (copied from the real book: titles, interface strings).
 
 The pipeline finds its book root from the location of ``scripts/build_site.py``
-(``Path(__file__).resolve().parent.parent``) and ``bookkit/__main__.py`` does the same for
+(``Path(__file__).resolve().parent.parent``) and ``bookkit/cli/build.py`` does the same for
 ``--clean`` and the default ``--out``, so ``scripts/`` and ``bookkit/`` are *copied* (a symlink
 would resolve back to the checkout and build — and clean — the real book). ``website/templates``
 and ``website/static`` are copied too (a snapshot, so that edits made in the checkout during a

@@ -261,6 +261,9 @@ class EditionInfo:
     strings: dict       # interface strings (labels, buttons, captions' prefixes)
     is_original: bool
     spec: EditionSpec   # its entry in the edition registry (switcher name, og:locale, fallbacks)
+    # The book's repository (book.yml `repo_url`, `repo_branch`, `errata_url`), read once by the
+    # load stage: {"repo": URL, "branch": name, "errata": issues page} (`source.links.repo_settings`)
+    repo: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from urllib.parse import unquote
 from bookkit.source.markdown import not_prose_lines, parse
 from bookkit.source import images
 from bookkit.source.links import (INLINE_LINK_RE, LinkError, RAW_ANCHOR_RE, is_relative,
-                                   raw_anchor_ids, repo_link)
+                                   raw_anchor_ids, repo_link, repo_settings)
 from bookkit.source.typed_numbers import message, typed_numbers
 from bookkit.model import WARNING, Finding
 
@@ -79,7 +79,7 @@ def markup_left_as_text(rel: str, tokens) -> list[Finding]:
 
 
 def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
-                     original_dir: str, tokens=None) -> list[Finding]:
+                     original_dir: str, repo: dict, tokens=None) -> list[Finding]:
     """The checks above on one chapter file; `known_ids` are every id of the edition,
     `original_dir` the original's folder (whose images a translation may reuse)."""
     if tokens is None:
@@ -111,7 +111,7 @@ def chapter_findings(root: Path, path: Path, text: str, known_ids: set[str],
                                        "{#id}, label or <a id> in this edition)", WARNING, line))
             elif is_relative(target) and not path_part.endswith(".md"):
                 try:
-                    repo_link(root, path, target)
+                    repo_link(root, path, target, repo)
                 except LinkError as exc:
                     out.append(Finding("repo-link", f"{rel}:{line}", str(exc), WARNING, line))
     return out
@@ -171,5 +171,6 @@ def source_findings(root: Path) -> list[Finding]:
             out += markup_left_as_text(rel, tokens)
             if chapter in candidates:
                 out += chapter_findings(root, chapter.path, chapter.text, known,
-                                        config.registry.original.dir, tokens)
+                                        config.registry.original.dir,
+                                        repo_settings(config.data), tokens)
     return out

@@ -13,6 +13,7 @@ from pathlib import Path
 import yaml
 
 from bookkit.load.editions import parse_registry
+from bookkit.source.links import repo_settings
 from bookkit.model import (BOOK_CONFIG, CONFIG_DIR, Book, BookConfig, BuildError, ChapterSource,
                             Edition, EditionInfo, EditionSpec, Registry)
 
@@ -99,7 +100,8 @@ def _chapter_plan(path: Path, data: dict) -> list[tuple[int, str, str]]:
 def load_edition_info(root: Path, key: str, registry: Registry | None = None) -> EditionInfo:
     """An edition's settings: its registry entry and its edition.yml, with the titles and the
     interface strings it lacks taken from its fallback (and the fallback's, and so on)."""
-    registry = registry or load_registry(root)
+    config = read_book_config(root)
+    registry = registry or config.registry
     spec = registry.by_id(key)
     strings: dict = {}
     titles: dict = {}
@@ -121,7 +123,8 @@ def load_edition_info(root: Path, key: str, registry: Registry | None = None) ->
     return EditionInfo(key=key, lang=spec.lang, folder=root / spec.dir,
                        url_prefix=spec.url_prefix, title=titles.get("title", ""),
                        subtitle=titles.get("subtitle", ""), author=titles.get("author", ""),
-                       strings=strings, is_original=spec.is_original, spec=spec)
+                       strings=strings, is_original=spec.is_original, spec=spec,
+                       repo=repo_settings(config.data))
 
 
 def _overlay(base: dict, own: dict) -> None:

@@ -4,8 +4,9 @@ for the edition (`bound_text`), cross-references as their labels (`xref`), a hea
 caption's plain text (`plain_inline`, `title_text`) and formulas with their numbers in
 (`math_source`).
 
-The site (`html.py`, `website.py`), the search index (`search_docs.py`), the what-if data
-(`whatif.py`), the Pandoc sources (`pandoc_markdown.py`) and `llms.py` import these from here,
+The site (`render/site/html.py`, `renderer.py`), the search index (`render/search/documents.py`),
+the what-if data (`whatif_data.py`), the Pandoc sources (`render/pandoc/sources.py`), `llms.py`
+and numbering (titles, `resolve/book.py`) import these from here,
 so no output depends on another's renderer.
 """
 from __future__ import annotations

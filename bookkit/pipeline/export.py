@@ -14,7 +14,7 @@ from bookkit.util.cache import Cache
 from bookkit.load.config import load_book, untranslated_warnings
 from bookkit.model import ResolvedBook
 from bookkit.render import outputs as registry
-from bookkit.render.pandoc import sources as pandoc_markdown
+from bookkit.render.pandoc import sources as pandoc_sources
 from bookkit.resolve.book import Resolver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def export_edition(edition: str, out_dir: Path, chapter: int | None = None,
     """Write the edition's resolved Pandoc sources into out_dir; returns out_dir (see
     `resolve_edition` for `builder` and `warn`)."""
     resolved = resolve_edition(edition, warn=warn, builder=builder)
-    return pandoc_markdown.write_sources(resolved, edition, out_dir, chapter, **_stamp())
+    return pandoc_sources.write_sources(resolved, edition, out_dir, chapter, **_stamp())
 
 
 def resolved_markdown(root: Path = ROOT, builder=None) -> dict:
@@ -74,4 +74,4 @@ def resolved_markdown(root: Path = ROOT, builder=None) -> dict:
     else:
         resolved = resolve_book(root, figures=())
     return {(key, name): text for key in resolved.editions
-            for name, text in pandoc_markdown.substituted_text(resolved, key).items()}
+            for name, text in pandoc_sources.substituted_text(resolved, key).items()}

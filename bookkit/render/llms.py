@@ -17,7 +17,7 @@ The text is what a reader sees, as Markdown and nothing else: bound numbers as t
 formats them, cross-references as their labels (`Figure 1-2`), numbered headings, figures as
 their caption and text alternative, the book's values in what-if regions, no HTML (raw anchors
 and comments are dropped). Written from the resolved tokens by the Pandoc writer's walk
-(`pandoc_markdown.PandocWriter`), with the few things Pandoc needs and a language model does
+(`render/pandoc/sources.PandocWriter`), with the few things Pandoc needs and a language model does
 not (anchors, attributes, source markers, image files) replaced.
 """
 from __future__ import annotations

@@ -20,13 +20,10 @@ from __future__ import annotations
 
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote, unquote
 
-import yaml
 
-from bookkit.model import BOOK_CONFIG
 
 _ID = r"[A-Za-z][\w:.-]*"
 # An anchor element the author wrote: id or name, with or without content.
@@ -53,12 +50,6 @@ def anchors_for_pandoc(text: str) -> str:
     return RAW_ANCHOR_RE.sub(lambda m: f"[{(m.group(3) or '').strip()}]{{#{m.group(2)}}}", text)
 
 
-@lru_cache(maxsize=8)
-def _settings(config: str, mtime_ns: int) -> dict:
-    data = yaml.safe_load(Path(config).read_text(encoding="utf-8")) or {}
-    return repo_settings(data)
-
-
 # `repo_url` written as a browse URL (`…/blob/main/`, as this setting was first documented):
 # the repository and the branch are read out of it.
 _BROWSE_RE = re.compile(r"^(?P<repo>.+?)/(?:blob|tree)/(?P<branch>[^/]+)/?$")
@@ -80,29 +71,14 @@ def repo_settings(data: dict) -> dict:
     return {"repo": repo, "branch": branch or "main", "errata": errata}
 
 
-def _config_settings(root: Path) -> dict:
-    config = root / BOOK_CONFIG
-    return _settings(str(config), config.stat().st_mtime_ns)
-
-
-def repo_url(root: Path) -> str:
-    """The base URL of the repository's files (`…/blob/BRANCH/`); "" when `repo_url` is not
-    set in manuscripts/book.yml."""
-    s = _config_settings(root)
-    return f"{s['repo']}/blob/{s['branch']}/" if s["repo"] else ""
-
-
-def errata_url(root: Path) -> str:
-    """The page readers report errors on (`errata_url:`, default the issues page)."""
-    return _config_settings(root)["errata"]
-
-
 def is_relative(href: str) -> bool:
     return bool(href) and not _REMOTE_RE.match(href)
 
 
-def repo_link(root: Path, chapter_path: Path, href: str) -> str:
-    """The absolute URL for a relative link to a file of the repository (not a chapter)."""
+def repo_link(root: Path, chapter_path: Path, href: str, settings: dict) -> str:
+    """The absolute URL for a relative link to a file of the repository (not a chapter);
+    `settings`: the book's repository as `repo_settings` reads it (the load stage puts it in
+    each edition's `EditionInfo.repo`)."""
     path, _, fragment = href.partition("#")
     rel = unquote(path)
     target = Path(os.path.normpath(chapter_path.parent / rel))
@@ -112,8 +88,8 @@ def repo_link(root: Path, chapter_path: Path, href: str) -> str:
         raise LinkError(f"link target {rel} is outside the repository")
     if not target.exists():
         raise LinkError(f"link target not found: {rel} (paths are relative to the chapter file)")
-    s = _config_settings(root)
-    if not s["repo"]:
+    s = settings
+    if not s.get("repo"):
         raise LinkError(f"link to the repository file {in_repo} needs a base URL: add "
                         "`repo_url: https://github.com/OWNER/REPO` (and `repo_branch:` if "
                         "not main) to manuscripts/book.yml")
@@ -134,7 +110,14 @@ def chapter_link_for_pandoc(href: str, chapter_files: dict[str, str],
 
 def links_for_pandoc(text: str, rewrite) -> str:
     """Apply `rewrite(target) -> new target | None` to the inline links (not images) and
-    reference definitions of one line of prose."""
+    reference definitions of one line of prose.
+
+    Why a pattern over the line and not the parser's link tokens: the line is passed through to
+    Pandoc as the author wrote it, and Pandoc, not markdown-it, decides what is a link there.
+    The two disagree on Markdown after a raw HTML block (Pandoc reads links inside it, markdown-it
+    does not); reading markdown-it's tokens left such links unrewritten in the PDF, a
+    regression the real-world PDF test caught. The rewrite touches only the target of what both
+    call a link; the parser still decides what is prose (the caller gets only prose lines)."""
     def inline(m: re.Match) -> str:
         if m.group(1):
             return m.group(0)

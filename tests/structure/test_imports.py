@@ -177,7 +177,7 @@ def test_outputs_do_not_read_the_configuration_again():
 def test_only_the_site_imports_the_sites_renderer():
     """What every output needs (bound values, labels, plain titles, the chapter's context) is
     in `bookkit.locale.text`: search, what-if, Pandoc and llms.txt do not import the HTML
-    renderer (`html.py`) or the site's pages (`website.py`)."""
+    renderer (`render/site/html.py`) or the site's pages (`render/site/renderer.py`)."""
     graph = import_graph()
     site = {"bookkit.render.site.renderer", "bookkit.render.site.html", "bookkit.render.site.output"}
     bad = sorted((module, dep) for module, deps in graph.items()

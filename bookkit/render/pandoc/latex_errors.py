@@ -26,7 +26,7 @@ from pathlib import Path
 TEX_ENV = {"max_print_line": "100000", "error_line": "254", "half_error_line": "238"}
 SOURCEMAP = "sourcemap.json"
 MARKER = "% bookkit-source"
-# the Pandoc Div class that carries a marker to the LaTeX filter (render/pandoc_markdown.source_marker)
+# the Pandoc Div class that carries a marker to the LaTeX filter (render/pandoc/sources.source_marker)
 MARKER_CLASS = "bookkit-source"
 _MARKER_RE = re.compile(r"^% bookkit-source (\d+) (.+)$")
 _ERROR_RE = re.compile(r"^(?:\./)?(\S+?\.tex):(\d+): (.*)$", re.M)

@@ -1,5 +1,5 @@
 """The PDF and the EPUB as registered outputs (`bookkit.render.outputs`): the edition's Pandoc
-sources written from the resolved book (`pandoc_markdown`), then Pandoc and XeLaTeX or
+sources written from the resolved book (`sources.py`), then Pandoc and XeLaTeX or
 EPUBCheck (`pandoc`).
 
 Pandoc reads files, so the sources go through `context.work` on disk; everything about the
@@ -26,9 +26,9 @@ class _BookOutput:
 
     def sources(self, resolved: ResolvedBook, context: OutputContext) -> Path:
         """Write the one edition's Pandoc sources into `context.work`."""
-        from bookkit.render.pandoc import sources as pandoc_markdown
+        from bookkit.render.pandoc import sources
         (edition,) = resolved.outputs
-        return pandoc_markdown.write_sources(
+        return sources.write_sources(
             resolved, edition, context.work, context.chapter,
             date=context.options.get("date", "2026-01-01"),
             version=context.options.get("version", "dev"))

@@ -57,7 +57,7 @@ def prose(text: str, ctx, tok: Token | None) -> str:
         if local is not None:
             return local
         try:
-            return repo_link(_root(ctx), ctx.chapter.path, target)
+            return repo_link(_root(ctx), ctx.chapter.path, target, ctx.edition.repo)
         except LinkError as exc:
             ctx.fail(tok, str(exc))
             return None

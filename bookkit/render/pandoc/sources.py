@@ -19,7 +19,7 @@ from bookkit.util.fsutil import swap_dir
 from bookkit.source.markdown import BOUND_RE, CAPTION_RE, matching_open
 from bookkit.model import BuildError, ResolvedBook, TokenMeta as M
 from bookkit.render.whatif_region import export_note
-from bookkit.render.pandoc import latex_errors, realworld as pandoc_realworld
+from bookkit.render.pandoc import latex_errors, realworld
 from bookkit.locale.text import RenderContext, bound_text, chapter_context, xref
 
 # Inline code spans and math, which the line substitution of `substituted_text` leaves alone.
@@ -181,7 +181,7 @@ class PandocWriter:
         fid = tok.meta[M.FIGURE_ID]
         label = self.strings["figure"].format(n=tok.meta[M.NUMBER])
         if "static_src" in tok.meta:     # an image file: copied/converted by the export
-            return pandoc_realworld.static_figure(tok, self.inline(image.children or []),
+            return realworld.static_figure(tok, self.inline(image.children or []),
                                                   escape(label), self.ctx,
                                                   alt=image.meta.get("alt", ""))
         caption = escape(label + self.strings["caption_sep"]) + self.inline(image.children or [])
@@ -371,7 +371,7 @@ class PandocWriter:
         """Markdown written for other toolchains, made ready for Pandoc: local images copied
         into the export, raw HTML anchors, links to repository files and chapter files
         (`bookkit.render.pandoc.realworld`)."""
-        return pandoc_realworld.prose(text, self.ctx, tok)
+        return realworld.prose(text, self.ctx, tok)
 
     def math(self, tex: str, tok) -> str:
         return BOUND_RE.sub(lambda b: bound_text(self.ctx, b.group(1), b.group(2) or "", tok,
@@ -428,7 +428,7 @@ def write_sources(resolved: ResolvedBook, edition: str, out_dir: Path, chapter: 
         (tmp / name).write_text(text, encoding="utf-8")
         sourcemap[name] = (ch.source.path, line_map)
         if not ctx.errors:
-            pandoc_realworld.copy_images(ctx, tmp)
+            realworld.copy_images(ctx, tmp)
         names.append(name)
         for fid, _src, _line in ch.outline.figures:
             image = resolved.figures[(fid, ed.info.lang)]
@@ -437,7 +437,7 @@ def write_sources(resolved: ResolvedBook, edition: str, out_dir: Path, chapter: 
     if errors:
         raise BuildError(None, None, "\n".join(e.render() for e in errors))
     (tmp / "chapters.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
-    pandoc_realworld.write_sourcemap(tmp, sourcemap)
+    realworld.write_sourcemap(tmp, sourcemap)
     # A one-chapter export still links to the rest of the book: list every label of the edition
     # so the PDF build can tell a reference to another chapter from a broken one.
     (tmp / "book-ids.txt").write_text("\n".join(sorted(ed.labels)) + "\n", encoding="utf-8")

@@ -252,7 +252,7 @@ class BookRenderer(RendererHTML):
                 ctx = env["ctx"]
                 try:
                     tok.attrs["href"] = repo_link(ctx.chapter.path.parent.parent,
-                                                  ctx.chapter.path, href)
+                                                  ctx.chapter.path, href, ctx.edition.repo)
                 except LinkError as exc:
                     ctx.fail(tok, str(exc))
         return self.renderToken(tokens, idx, options, env)
