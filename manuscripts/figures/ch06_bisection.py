@@ -3,7 +3,8 @@ bisection paragraph): each chip can receive at most its own one-way link bandwid
 and with uniform traffic a quarter of all bytes cross each direction of the bisection, so the
 per-chip rate is min(injection, 4 x bisection / chips). A k x k x k torus of TPU v5p chips
 (bisection 2k^2 links one way) against a non-blocking NVLink 5 switch domain and 8-GPU H100
-nodes joined by one 400 Gb/s NIC per GPU (`calculations.scaleup`)."""
+nodes joined by one 400 Gb/s NIC per GPU, where each NIC also carries the (n - 8)/n of its GPU's
+bytes that leave the server (`calculations.scaleup`)."""
 from calculations import scaleup
 
 SIZE = (6.4, 4.4)
@@ -20,8 +21,10 @@ def draw(fig, t):
     nvl = [min(nv5.unidirectional, 4 * (n // 2) * nv5.unidirectional / n) / gb for n in nvl_n]
     node_n = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
     # one node: NVLink 4; more nodes: half the GPUs send across the cut through their NICs
+    # and each GPU's NIC carries the share (n - 8)/n of its bytes that leaves its server
     node = [nv4.unidirectional / gb if n == 8 else
-            min(nv4.unidirectional, 4 * (n // 2) * ib.unidirectional / n) / gb for n in node_n]
+            min(nv4.unidirectional, 4 * (n // 2) * ib.unidirectional / n,
+                ib.unidirectional * n / (n - 8)) / gb for n in node_n]
     ax = fig.add_subplot()
     ax.plot(torus_n, torus, "o-", color="#4C72B0", ms=3.5, label=t["torus"])
     ax.plot(nvl_n, nvl, "s-", color="#55A868", label=t["nvl"])
