@@ -142,13 +142,33 @@ def _transport(choice: dict) -> dict:
                        "si unit=ms digits=0")}
 
 
+# ch05
+def _tiles(choice: dict) -> dict:
+    from calculations import hardware, kernels, models
+    m = int(choice["tokens"])
+    tm, tn = (int(x) for x in choice["tile"].split("x"))
+    n = models.get("qwen3-8b").hidden_size
+    w = kernels.waves(m, n, tm, tn)
+    time_s = w["waves"] * 2 * tm * tn * n / (hardware.get("h100").peak_flops("bf16") / w["sms"])
+    fill = w["last_wave_tiles"] / w["slots"]
+    return {"wt_m": (m, "int"), "wt_tm": (tm, "int"), "wt_tn": (tn, "int"),
+            "wt_tiles": (w["tiles"], "int"), "wt_waves": (w["waves"], "int"),
+            "wt_last": (w["last_wave_tiles"], "int"),
+            "wt_idle": (w["slots"] - w["last_wave_tiles"], "int"),
+            "wt_eff": (w["efficiency"], "pct digits=0"),
+            "wt_time_s": (time_s, "si unit=μs digits=1"),
+            "wt_verdict": (("phrase", "wave-full" if fill >= 0.75 else "wave-idle"), None)}
+
+
 EXPECTED = {("getting-started", "decode"): _decode, ("supernodes", "ppdecode"): _ppdecode,
             ("datacenter-networks", "linkfail"): _linkfail,
             ("inference-optimization", "cow"): _cow, ("device-edge-cloud", "transport"): _transport, ("accelerators", "matmul"): _matmul,
             ("workloads", "phases"): _phases, ("model-architecture", "kvlong"): _kvlong,
             ("scheduling-environments", "kvhold"): _kvhold,
             ("device-edge-cloud", "edge"): _edge,
-            ("training-systems", "pipeline"): _pipeline}
+            ("training-systems", "pipeline"): _pipeline,
+            # ch05
+            ("operators-runtime", "tiles"): _tiles}
 
 
 def _phrases(lang: str) -> dict:
