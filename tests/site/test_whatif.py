@@ -142,13 +142,31 @@ def _transport(choice: dict) -> dict:
                        "si unit=ms digits=0")}
 
 
+# ch09
+def _pools(choice: dict) -> dict:
+    import math
+    from calculations import pool_shift as PS
+    scale = float(choice["outscale"])
+    pre, dec = 608e9 / 86400 / 73.7e3, 168e9 / 86400 / 14.8e3   # DeepSeek's day, the chapter's pools
+    fleet = math.ceil(pre / 4) * 4 + math.ceil(dec / 18) * 18
+    s = PS.best_split(fleet, pre, dec * scale, 4, 18)
+    return {"pools_scale": (scale, "num digits=1"), "pools_dec_need": (dec * scale, "num digits=1"),
+            "pools_p": (s["prefill_units"], "int"), "pools_d": (s["decode_units"], "int"),
+            "pools_idle": (s["idle_nodes"], "int"), "pools_served": (s["served"], "pct digits=1"),
+            "pools_served_cont": (min(1.0, fleet / (pre + dec * scale)), "pct digits=1"),
+            "pools_dir": (("phrase", "pools-to-decode" if s["decode_units"] > 8 else "pools-release"),
+                          None)}
+
+
 EXPECTED = {("getting-started", "decode"): _decode, ("supernodes", "ppdecode"): _ppdecode,
             ("datacenter-networks", "linkfail"): _linkfail,
             ("inference-optimization", "cow"): _cow, ("device-edge-cloud", "transport"): _transport, ("accelerators", "matmul"): _matmul,
             ("workloads", "phases"): _phases, ("model-architecture", "kvlong"): _kvlong,
             ("scheduling-environments", "kvhold"): _kvhold,
             ("device-edge-cloud", "edge"): _edge,
-            ("training-systems", "pipeline"): _pipeline}
+            ("training-systems", "pipeline"): _pipeline,
+            # ch09
+            ("distributed-inference", "pools"): _pools}
 
 
 def _phrases(lang: str) -> dict:
