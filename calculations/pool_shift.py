@@ -12,7 +12,8 @@ import math
 
 from .errors import CalcError
 
-__all__ = ["PoolShiftError", "best_split", "shift_bytes_per_gpu", "shift_seconds"]
+__all__ = ["PoolShiftError", "best_split", "shift_bytes_per_gpu", "shift_seconds",
+           "max_batch_for_tpot"]
 
 
 class PoolShiftError(CalcError):
@@ -91,3 +92,19 @@ def shift_seconds(moved: dict, nic_bw: float) -> dict:
     kv_s = moved["kv_out"] / nic_bw
     ex_s = moved["experts_in"] / nic_bw
     return {"kv_s": kv_s, "experts_s": ex_s, "total_s": kv_s + ex_s}
+
+
+def max_batch_for_tpot(tpot_of_batch, target_s: float, batch_max: int) -> int:
+    """The largest batch b in 1..batch_max whose TPOT, `tpot_of_batch(b)` (seconds, rising
+    with b), is at most `target_s`; 0 when even b = 1 misses the target. Bisection: about
+    log2(batch_max) calls."""
+    _pos(target_s, "target_s")
+    _pos(batch_max, "batch_max", integer=True)
+    lo, hi = 0, int(batch_max)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if tpot_of_batch(mid) <= target_s:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

@@ -41,3 +41,11 @@ def test_bad_split_arguments(args):
 def test_bad_direction():
     with pytest.raises(PS.PoolShiftError):
         PS.shift_bytes_per_gpu("sideways", 1, 1, 1, 0)
+
+
+def test_max_batch_for_tpot_is_the_last_batch_within_the_target():
+    tpot = lambda b: 0.006 + 0.0003 * b
+    b = PS.max_batch_for_tpot(tpot, 0.030, 500)
+    assert tpot(b) <= 0.030 < tpot(b + 1)
+    assert PS.max_batch_for_tpot(tpot, 0.001, 500) == 0
+    assert PS.max_batch_for_tpot(tpot, 1.0, 64) == 64
