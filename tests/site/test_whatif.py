@@ -158,6 +158,20 @@ def _tiles(choice: dict) -> dict:
             "wt_eff": (w["efficiency"], "pct digits=0"),
             "wt_time_s": (time_s, "si unit=μs digits=1"),
             "wt_verdict": (("phrase", "wave-full" if fill >= 0.75 else "wave-idle"), None)}
+# ch09
+def _pools(choice: dict) -> dict:
+    import math
+    from calculations import pool_shift as PS
+    scale = float(choice["outscale"])
+    pre, dec = 608e9 / 86400 / 73.7e3, 168e9 / 86400 / 14.8e3   # DeepSeek's day, the chapter's pools
+    fleet = math.ceil(pre / 4) * 4 + math.ceil(dec / 18) * 18
+    s = PS.best_split(fleet, pre, dec * scale, 4, 18)
+    return {"pools_scale": (scale, "num digits=1"), "pools_dec_need": (dec * scale, "num digits=1"),
+            "pools_p": (s["prefill_units"], "int"), "pools_d": (s["decode_units"], "int"),
+            "pools_idle": (s["idle_nodes"], "int"), "pools_served": (s["served"], "pct digits=1"),
+            "pools_served_cont": (min(1.0, fleet / (pre + dec * scale)), "pct digits=1"),
+            "pools_dir": (("phrase", "pools-to-decode" if s["decode_units"] > 8 else "pools-release"),
+                          None)}
 
 
 EXPECTED = {("getting-started", "decode"): _decode, ("supernodes", "ppdecode"): _ppdecode,
@@ -168,7 +182,9 @@ EXPECTED = {("getting-started", "decode"): _decode, ("supernodes", "ppdecode"): 
             ("device-edge-cloud", "edge"): _edge,
             ("training-systems", "pipeline"): _pipeline,
             # ch05
-            ("operators-runtime", "tiles"): _tiles}
+            ("operators-runtime", "tiles"): _tiles,
+            # ch09
+            ("distributed-inference", "pools"): _pools}
 
 
 def _phrases(lang: str) -> dict:
