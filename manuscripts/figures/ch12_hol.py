@@ -10,7 +10,7 @@ from calculations.edge_example import RTT, example
 
 SIZE = (6.4, 2.9)
 # the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
-CELLS = ('tp_fast', 'tp_rate')
+CELLS = ('tp_fast',)
 LOSS_AT, END = 0.10, 0.42       # seconds into the stream
 
 
@@ -19,7 +19,6 @@ def numbers(t):
     fast = transport.stall_s(rate, RTT)["stall_s"]
     return rate, fast, {
         "fast": t.num(fast, "si unit=ms digits=0", name="tp_fast", expr="3 / tp_rate + tp_rtt"),
-        "rate": t.num(rate, "num digits=0", name="tp_rate"),
     }
 
 
@@ -41,10 +40,10 @@ def draw(fig, t):
     ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.3),
               ncol=2, frameon=False)
     ax.axvline(due, color="0.4", lw=0.8, ls=":")
-    ax.text(due, 3.45, t["loss"], ha="center", va="bottom", fontsize=7)
-    for y in (3, 2, 1):
-        ax.text(due + fast / 2, y, v["fast"], ha="center", va="center", fontsize=7)
-    ax.set_ylim(-0.5, 3.8)
+    ax.text(due, 3.75, t["loss"], ha="center", va="bottom", fontsize=7)
+    for y in (3, 2, 1):       # above each stalled bar, not on its fill
+        ax.text(due + fast / 2, y + 0.3, v["fast"], ha="center", va="bottom", fontsize=6.5)
+    ax.set_ylim(-0.5, 4.1)
     ax.set_title(t["title"].format(**v), fontsize=9)
     clear_under_text(ax)
 

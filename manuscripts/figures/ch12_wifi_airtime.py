@@ -4,7 +4,7 @@ per-frame fairness (802.11's default) the slow frame takes `wifi_slow_share` of 
 every station gets one frame per round, `wifi_mixed`; with airtime fairness every station gets
 the same sending time per round (the slow one's frame spread over several rounds). Times from
 the chapter's inputs (a test holds them equal)."""
-from bookkit.diagrams.draw import draw_timeline
+from bookkit.diagrams.draw import draw_timeline, fill_of, text_on
 from bookkit.diagrams.extra import clear_under_text, timeline
 from calculations import transport
 
@@ -43,8 +43,8 @@ def draw(fig, t):
     handles = ax.get_legend().legend_handles
     ax.legend(handles=handles, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.35),
               ncol=2, frameon=False)
-    ax.text(((N - 1) * tf + ts / 2) * ms, 1, t["slow_note"].format(**v), ha="center",
-            va="center", fontsize=7)
+    text_on(ax, ((N - 1) * tf + ts / 2) * ms, 1, t["slow_note"].format(**v), fill_of(3)[0],
+            ha="center", va="center", fontsize=7)
     ax.set_title(t["title"].format(**v), fontsize=9)
     clear_under_text(ax)
 
