@@ -119,6 +119,15 @@ def load_figure_words(folder: Path) -> dict[str, FigureWords]:
                                  f"(first at line {seen[sub_key.value]})", "keep one")
             seen[sub_key.value] = sub_key.start_mark.line + 1
         table = data[stem]
+        if isinstance(table, dict):
+            # YAML 1.1 reads `off`, `on`, `yes`, `no`, `y`, `n` as booleans: a key `off:` would be
+            # looked up as `False` and reported as missing, far from the cause.
+            for sub_key, _ in value_node.value:
+                if sub_key.tag != "tag:yaml.org,2002:str":
+                    raise BuildError(path, sub_key.start_mark.line + 1,
+                                     f"`{stem}`: YAML reads the key `{sub_key.value}` as a "
+                                     f"{sub_key.tag.rpartition(':')[2]}, not as a word",
+                                     f"quote it (`\"{sub_key.value}\":`) or choose another key")
         if not isinstance(table, dict) or not all(
                 isinstance(v, str) or (isinstance(v, list) and all(isinstance(x, str) for x in v))
                 for v in table.values()):

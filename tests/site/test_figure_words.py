@@ -83,6 +83,8 @@ def test_bad_yaml_names_its_file_and_line(tmp_path):
 @pytest.mark.parametrize("text, line, says", [
     ("bars:\n  title: A\nother:\n  x: B\nbars:\n  title: C\n", 5, "`bars` appears twice (first at line 1)"),
     ("bars:\n  title: A\n  x: B\n  title: C\n", 4, "`bars` has the key `title` twice (first at line 2)"),
+    # YAML 1.1 reads `off` as false: the key would be missing, reported far from its cause
+    ("bars:\n  title: A\n  off: B\n", 3, "YAML reads the key `off` as a bool"),
 ])
 def test_a_duplicated_table_or_key_is_an_error_not_a_silent_overwrite(tmp_path, text, line, says):
     root = _book(tmp_path)
