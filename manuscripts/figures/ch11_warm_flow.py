@@ -3,11 +3,11 @@
 pool of `warm_snap`; a session arriving (`session_rate` per second) takes one at once, and the
 pool restores a replacement from the snapshot. The pool covers the arrivals during one refill
 (`warm_mean_snap` on average). Numbers from the chapter's inputs (a test holds them equal)."""
-import math
 
 from bookkit.diagrams import stack_flow
 from bookkit.diagrams.draw import draw_flow
 from bookkit.diagrams.extra import clear_under_text
+from calculations import hot_spares
 
 SIZE = (6.4, 2.5)
 # the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
@@ -17,13 +17,7 @@ GUEST_MIB, STORAGE_BW = 512, 5e9                 # the chapter's guest_mib, stor
 
 
 def pool(mean):
-    k, term = 0, math.exp(-mean)
-    cdf = term
-    while 1 - cdf > TARGET:
-        k += 1
-        term *= mean / k
-        cdf += term
-    return k
+    return hot_spares.poisson_quantile(mean, 1 - TARGET)   # as the chapter's cell
 
 
 def numbers(t):

@@ -3,9 +3,8 @@ arrive at `session_rate` per second (Poisson), and the pool runs dry only when m
 arrive during one refill than it holds; the smallest pool whose chance of that is at most
 `warm_target`, against the refill time (log-log), with the mean arrivals per refill dashed.
 Dots: refill by snapshot restore and by cold start plus preparation."""
-import math
 
-from calculations import queueing
+from calculations import hot_spares, queueing
 
 SIZE = (6.4, 3.4)
 RATE, TARGET = 5, 0.001                          # the chapter's session_rate, warm_target
@@ -14,14 +13,7 @@ COLORS = ("#4C72B0", "#C44E52", "#55A868")
 
 
 def pool(refill_s):
-    mean = RATE * refill_s
-    k, term = 0, math.exp(-mean)
-    cdf = term
-    while 1 - cdf > TARGET:
-        k += 1
-        term *= mean / k
-        cdf += term
-    return k
+    return hot_spares.poisson_quantile(RATE * refill_s, 1 - TARGET)   # as the chapter's cell
 
 
 def draw(fig, t):
