@@ -32,7 +32,7 @@ from typing import Optional
 from .errors import CalcError
 
 __all__ = [
-    "NetworkError", "DATA_FILE", "C_VACUUM", "data", "nic", "switch", "link", "nics", "switches", "links",
+    "NetworkError", "DATA_FILE", "topology_ring_latency", "measured_nic_busbw", "C_VACUUM", "data", "nic", "switch", "link", "nics", "switches", "links",
     "gbps_to_bytes", "bytes_to_gbps", "lane_signal_rate", "pcie_bytes_per_s", "packet_efficiency",
     "CollectiveTime", "busbw_factor", "bus_bandwidth", "alg_bandwidth",
     "ring_allreduce", "ring_allgather", "ring_reduce_scatter", "tree_allreduce", "hierarchical_allreduce",
@@ -218,6 +218,29 @@ def ring_allreduce(size_bytes: float, n: int, bw: float, alpha: float = 0.0) -> 
     size_bytes, n, bw, alpha = _check(size_bytes, n, bw, alpha)
     steps = 2 * (n - 1)
     return CollectiveTime("allreduce", "ring", n, size_bytes, steps * alpha, 2 * (n - 1) / n * size_bytes / bw, steps)
+
+
+def topology_ring_latency(n_gpus: int, gpus_per_node: int) -> float:
+    """The latency term (seconds) of NCCL's ring all-reduce ordered by node, from its tuning
+    table (`data()["nccl"]["latency_model_us"]`, the version in `latency_version`): one base
+    cost per call, 2(n-1) steps of which 2(n/g-1) cross the network and the rest stay on
+    NVLink (chapter 7, the hierarchical ring)."""
+    n_gpus, gpus_per_node = _int(n_gpus, "n_gpus"), _int(gpus_per_node, "gpus_per_node")
+    if n_gpus % gpus_per_node:
+        raise NetworkError(f"{n_gpus} GPUs do not fill nodes of {gpus_per_node}")
+    lat = data()["nccl"]["latency_model_us"]
+    nodes = n_gpus // gpus_per_node
+    net_steps = 2 * (nodes - 1)
+    return 1e-6 * (lat["ring_simple_base"]
+                   + (2 * (n_gpus - 1) - net_steps) * lat["ring_simple_nvlink_step"]
+                   + net_steps * lat["ring_simple_net_step"])
+
+
+def measured_nic_busbw() -> float:
+    """Bus bandwidth per 400G NDR NIC that nccl-tests measure across nodes, bytes/s: the middle
+    of the measured range (`data()["nccl"]["measured"]["ndr_per_nic_busbw_gb_s"]`)."""
+    lo, hi = data()["nccl"]["measured"]["ndr_per_nic_busbw_gb_s"]
+    return (lo + hi) / 2 * 1e9
 
 
 def ring_allgather(size_bytes: float, n: int, bw: float, alpha: float = 0.0) -> CollectiveTime:

@@ -17,13 +17,9 @@ WORK, LOST, RESTART_K, SLOW = 0, 5, 2, 1
 def values():
     h100, m = hardware.get("h100"), models.get("llama-3.1-70b")
     run = tr.LLAMA3_405B_RUN
-    net = cl.data()
-    lat = net["nccl"]["latency_model_us"]
     nodes = N_GPUS // GPN
-    ring_lat = 1e-6 * (lat["ring_simple_base"]
-                       + (2 * (N_GPUS - 1) - 2 * (nodes - 1)) * lat["ring_simple_nvlink_step"]
-                       + 2 * (nodes - 1) * lat["ring_simple_net_step"])
-    nic = sum(net["nccl"]["measured"]["ndr_per_nic_busbw_gb_s"]) / 2 * 1e9
+    ring_lat = cl.topology_ring_latency(N_GPUS, GPN)     # the chapter's node_ring_lat
+    nic = cl.measured_nic_busbw()                        # the chapter's nic_meas_mid
     grad = formulas.nbytes(m.params_total, "bf16")
     extra = 2 * (nodes - 1) / nodes * grad / (GPN * nic)             # the chapter's jf_extra
     compute = formulas.train_flops(m.params_active, TOKENS * N_GPUS) / (

@@ -19,13 +19,9 @@ def times():
     m = models.get("llama-3.1-70b")
     compute = formulas.train_flops(m.params_active, TOKENS * N_GPUS) / (
         N_GPUS * h100.peak_flops("bf16") * MFU)
-    net = cl.data()
-    lat = net["nccl"]["latency_model_us"]
     nodes = N_GPUS // GPN
-    ring_lat = 1e-6 * (lat["ring_simple_base"]
-                       + (2 * (N_GPUS - 1) - 2 * (nodes - 1)) * lat["ring_simple_nvlink_step"]
-                       + 2 * (nodes - 1) * lat["ring_simple_net_step"])
-    nic = sum(net["nccl"]["measured"]["ndr_per_nic_busbw_gb_s"]) / 2 * 1e9
+    ring_lat = cl.topology_ring_latency(N_GPUS, GPN)     # the chapter's node_ring_lat
+    nic = cl.measured_nic_busbw()                        # the chapter's nic_meas_mid
     grad = formulas.nbytes(m.params_total, "bf16")
     allreduce = 2 * (nodes - 1) / nodes * grad / (GPN * nic) + ring_lat   # the chapter's real_aware
     return {"compute": compute, "ar": allreduce, "wait": (SLOWER - 1) * compute,

@@ -321,3 +321,21 @@ def test_ecmp_tail_stops_where_the_mass_left_is_negligible():
     assert max(d["p"]) < 24
     assert sum(d["p"].values()) == pytest.approx(1.0, abs=1e-12)
     assert c.ecmp_max_load(3, 1)["p"] == {3: 1.0}
+
+
+def test_topology_ring_latency_counts_network_steps_once_per_node_boundary():
+    lat = c.data()["nccl"]["latency_model_us"]
+    one_node = c.topology_ring_latency(8, 8)          # all 14 steps on NVLink
+    assert one_node == pytest.approx(1e-6 * (lat["ring_simple_base"] + 14 * lat["ring_simple_nvlink_step"]))
+    # 1,024 GPUs on 128 nodes: 2 x 127 of the 2,046 steps cross the network
+    t = c.topology_ring_latency(1024, 8)
+    assert t == pytest.approx(1e-6 * (lat["ring_simple_base"] + (2046 - 254) * lat["ring_simple_nvlink_step"]
+                                      + 254 * lat["ring_simple_net_step"]))
+    assert t > one_node
+    with pytest.raises(c.NetworkError):
+        c.topology_ring_latency(12, 8)
+
+
+def test_measured_nic_busbw_is_the_middle_of_the_measured_range():
+    lo, hi = c.data()["nccl"]["measured"]["ndr_per_nic_busbw_gb_s"]
+    assert lo * 1e9 < c.measured_nic_busbw() < hi * 1e9
