@@ -6,7 +6,7 @@ key per layer). Per-token totals are the chapter's cells."""
 from bookkit.diagrams.extra import clear_under_text, draw_tiles
 from calculations import formulas, models
 
-SIZE = (6.4, 2.9)
+SIZE = (6.4, 2.7)
 # the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
 CELLS = ("q8_kv_k_width", "ds_kv_lora", "ds_rope", "cmp_gqa_store", "cmp_cla_store",
          "cmp_mla_store", "cla_share")
@@ -55,9 +55,10 @@ def draw(fig, t):
     for i, (key, tiles, kinds) in enumerate(ps):
         ax = fig.add_subplot(1, 3, i + 1)
         draw_tiles(ax, tiles, [KINDS[k] for k in kinds], names if i == 1 else {})
+        ax.set_aspect("auto")
         ax.set_xlim(-0.5, width + 0.5)
         ax.set_ylim(-LAYERS - 0.2, 0.2)
-        for r in range(LAYERS):
+        for r in range(LAYERS if i == 0 else 0):
             ax.text(-0.8, -r - 0.5, t["layer"].format(i=r + 1), ha="right", va="center",
                     fontsize=6.5)
         ax.set_title(t[key].format(**v), fontsize=7.5)
