@@ -1,18 +1,19 @@
-"""The serving stack a request goes through (@sec-getting-started, the four layers): router,
-scheduler, runtime, kernels, down to the GPU's HBM; beside each layer the unit it pays time in
+"""The serving stack from a task to the hardware (@sec-getting-started, the four layers under
+the task that makes the requests): task, router, scheduler, runtime, kernels, down to the GPU's HBM; beside each layer the unit it pays time in
 and the chapter's numbers for Qwen3-8B on an H100 (`stack_*` cells)."""
 from bookkit.diagrams import stack_flow
 from bookkit.diagrams.draw import draw_flow
 from bookkit.diagrams.extra import clear_under_text, widen
 from calculations import formulas, hardware, kernels, models
 
-SIZE = (6.4, 4.6)
+SIZE = (6.4, 5.3)
 # the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
 CELLS = ('stack_request_budget', 'stack_step_budget', 'stack_kernels', 'stack_launch_each',
-         'stack_gpu_time', 'h100_bw', 'stack_context')
+         'stack_gpu_time', 'h100_bw', 'stack_context', 'task_calls')
 CONTEXT = 8192          # the chapter's stack_context
 PREFILL = 8192          # the chapter's stack_prefill_tokens
 BUDGET = 0.05           # the chapter's stack_budget_share
+CALLS = 8               # the chapter's task_calls
 
 
 def numbers(t):
@@ -33,11 +34,12 @@ def numbers(t):
         "bw": t.num(h100.hbm_bandwidth, "si unit=TB/s digits=2", name="h100_bw",
                     expr="h100.hbm_bandwidth"),
         "ctx": t.num(CONTEXT, "int", name="stack_context"),
+        "calls": t.num(CALLS, "int", name="task_calls"),
     }
 
 
 def flow(t, v):
-    layers = ["router", "scheduler", "runtime", "kernels", "hbm"]
+    layers = ["task", "router", "scheduler", "runtime", "kernels", "hbm"]
     items = [(k, t[k], t[f"{k}_note"].format(**v)) for k in layers]
     arrows = [(a, b, t[f"{a}_to"].format(**v)) for a, b in zip(layers, layers[1:])]
     return widen(stack_flow(items, arrows, gap=0.55), 4.6)
