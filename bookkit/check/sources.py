@@ -62,12 +62,14 @@ def markup_left_as_text(rel: str, tokens) -> list[Finding]:
                                    "table rows outside a table, shown as text with pipes: a "
                                    "blank line ends a table; remove the blank line above",
                                    WARNING, line))
-            depth = 0
+            depth = in_link = 0
             for child in tok.children or []:
                 depth += {"strong_open": 1, "strong_close": -1}.get(child.type, 0)
-                # `**a（b）**c … **d**` pairs the wrong markers: bold inside bold, never meant
-                if (child.type == "text" and ("**" in child.content or "__" in child.content)) \
-                        or depth > 1:
+                in_link += {"link_open": 1, "link_close": -1}.get(child.type, 0)
+                # `**a（b）**c … **d**` pairs the wrong markers: bold inside bold, never meant.
+                # A link's text is not checked: `__` is common in URLs (`group__CUDA.html`).
+                if (child.type == "text" and not in_link
+                        and ("**" in child.content or "__" in child.content)) or depth > 1:
                     out.append(Finding(
                         "markup-as-text", f"{rel}:{line}",
                         "`**` shown as text: CommonMark cannot close `**` after punctuation "

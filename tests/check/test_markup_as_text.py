@@ -35,3 +35,11 @@ def test_a_blank_line_inside_a_table_leaves_rows_as_text():
     head = "| a | b |\n|---|---|\n| 1 | 2 |\n"
     assert _lines(head + "\n| 3 | 4 |\n| 5 | 6 |\n") == [5]
     assert _lines(head + "| 3 | 4 |\n") == []
+
+
+def test_double_underscores_in_a_url_are_not_markup():
+    # the CUDA driver API's pages are named `group__CUDA__TENSOR__MEMORY.html`
+    url = "https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html"
+    assert _lines(f"见 <{url}>。\n") == []
+    assert _lines(f"见 [{url}]({url})。\n") == []
+    assert _lines("a word__with__underscores left as text\n") == [1]
