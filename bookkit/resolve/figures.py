@@ -405,6 +405,91 @@ def _cheaper_patch_limits(axes_base, patches) -> None:
     Axes._update_patch_limits = update_patch_limits
 
 
+def _share_glyph_layouts(textpath) -> None:
+    """A string's glyphs (which, where, their outlines) laid out once per process and font.
+
+    The SVG writer draws text as paths: for every text, FreeType lays the string out again
+    and loads each glyph's outline, though the tick labels and words repeat across figures
+    (~6 % of drawing a diagram). The layout depends on the font object (its files and size,
+    fixed by the writer), the string and the OpenType features and language; it keys this
+    memo. A string with a missing glyph is not remembered, so its warning (the tofu check)
+    comes again for every figure. Which outlines a figure's SVG defines is still decided per
+    figure (`glyph_map`), as before. Written by hand; `get_glyphs_with_font` is public."""
+    TextToPath = getattr(textpath, "TextToPath", None)
+    original = getattr(TextToPath, "get_glyphs_with_font", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+    from collections import OrderedDict
+    from matplotlib import _text_helpers
+    memo: dict = {}
+
+    def get_glyphs_with_font(self, font, s, glyph_map=None, return_new_glyphs_only=False, *,
+                             features=None, language=None):
+        key = (id(font), s, tuple(features) if features else features,
+               language if isinstance(language, (str, type(None))) else repr(language))
+        found = memo.get(key)
+        if found is None or found[0] is not font:
+            items, complete = [], True
+            for item in _text_helpers.layout(s, font, features=features, language=language):
+                complete = complete and item.glyph_index != 0
+                items.append((self._get_glyph_repr(item.ft_object, item.glyph_index),
+                              item.x, item.y, item.ft_object.get_path()))
+            found = (font, tuple(items))
+            if complete:
+                memo[key] = found     # the font object is kept, so its id is not reused
+        if glyph_map is None:
+            glyph_map = OrderedDict()
+        glyph_map_new = OrderedDict() if return_new_glyphs_only else glyph_map
+        for glyph_repr, _, _, path in found[1]:
+            if glyph_repr not in glyph_map:
+                glyph_map_new[glyph_repr] = path
+        return ([(glyph_repr, x, y, 1.) for glyph_repr, x, y, _ in found[1]],
+                glyph_map_new, [])
+
+    get_glyphs_with_font._bookkit_shared = True
+    TextToPath.get_glyphs_with_font = get_glyphs_with_font
+
+
+def _share_font_lookups(font_manager) -> None:
+    """`FontManager._find_fonts_by_props` answered from a memo when every family was found.
+
+    Each text drawn asks for its fonts: a copy of its properties per family and a lookup each
+    (~3 % of drawing a figure). The answer depends on the properties, the arguments, the
+    font settings (as matplotlib keys its own `findfont` memo) and the fonts registered; they
+    key this memo. A lookup that missed a family logs a warning (the tofu check) and is not
+    remembered. Private method, hence the guard."""
+    FontManager = getattr(font_manager, "FontManager", None)
+    original = getattr(FontManager, "_find_fonts_by_props", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+    import matplotlib
+    rc = matplotlib.rcParams
+    FontProperties = font_manager.FontProperties
+    names = [f"font.{key}" for key in ("family", "style", "variant", "weight", "stretch",
+                                       "size", "serif", "sans-serif", "cursive", "fantasy",
+                                       "monospace")]
+    memo: dict = {}
+
+    def find_fonts_by_props(self, prop, fontext="ttf", directory=None,
+                            fallback_to_default=True, rebuild_if_missing=True):
+        if not isinstance(prop, FontProperties):
+            return original(self, prop, fontext, directory, fallback_to_default,
+                            rebuild_if_missing)
+        key = (prop, fontext, directory, fallback_to_default, rebuild_if_missing, id(self),
+               len(self.ttflist), os.environ.get("MPL_IGNORE_SYSTEM_FONTS"),
+               tuple(tuple(v) if isinstance(v, list) else v for v in map(rc.__getitem__, names)))
+        found = memo.get(key)
+        if found is None:
+            found = original(self, prop, fontext, directory, fallback_to_default,
+                             rebuild_if_missing)
+            if len(found) == len(prop.get_family()):       # every family found, no warning
+                memo[(prop.copy(),) + key[1:]] = found
+        return list(found)
+
+    find_fonts_by_props._bookkit_shared = True
+    FontManager._find_fonts_by_props = find_fonts_by_props
+
+
 def _hide_unused_axis(fig) -> None:
     """The x and y `Axis` of an Axes drawn with its axis off (every diagram) made invisible.
 
@@ -458,7 +543,10 @@ def _setup_matplotlib():
     import matplotlib.axes._base
     import matplotlib.patches
     _cheaper_patch_limits(matplotlib.axes._base, matplotlib.patches)
+    import matplotlib.textpath
+    _share_glyph_layouts(matplotlib.textpath)
     from matplotlib import font_manager
+    _share_font_lookups(font_manager)
     # Register the CJK fonts by file: a font cache made before they were installed would
     # otherwise make matplotlib fall back silently to a font without CJK glyphs (tofu). Once per
     # process: `addfont` appends the faces again and empties matplotlib's font-lookup memo,
