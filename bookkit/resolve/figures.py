@@ -265,6 +265,7 @@ def _share_text_layouts(text) -> None:
         return found[0].frozen(), list(found[1]), found[2]
 
     get_layout._bookkit_shared = True
+    get_layout.__wrapped__ = original
     cls._get_layout = get_layout
 
 
@@ -321,6 +322,7 @@ def _share_ticks_within_a_pass(axis_module, figure_module) -> None:
         return run
 
     update_ticks._bookkit_shared = True
+    update_ticks.__wrapped__ = original
     Axis._update_ticks = update_ticks
     Figure.tight_layout = in_a_pass(Figure.tight_layout)
     Figure.draw = in_a_pass(Figure.draw)
@@ -357,6 +359,7 @@ def _copy_markers_cheaply(markers) -> None:
         return original(self, marker)
 
     set_marker._bookkit_shared = True
+    set_marker.__wrapped__ = original
     MarkerStyle._set_marker = set_marker
 
 
@@ -402,6 +405,7 @@ def _cheaper_patch_limits(axes_base, patches) -> None:
         return None
 
     update_patch_limits._bookkit_shared = True
+    update_patch_limits.__wrapped__ = original
     Axes._update_patch_limits = update_patch_limits
 
 
@@ -412,8 +416,8 @@ def _share_glyph_layouts(textpath) -> None:
     and loads each glyph's outline, though the tick labels and words repeat across figures
     (~6 % of drawing a diagram). The layout depends on the font object (its files and size,
     fixed by the writer), the string and the OpenType features and language; it keys this
-    memo. A string with a missing glyph is not remembered, so its warning (the tofu check)
-    comes again for every figure. Which outlines a figure's SVG defines is still decided per
+    memo. A string with a missing glyph is not remembered (it is laid out again each time,
+    as matplotlib does, with whatever warning matplotlib gives). Which outlines a figure's SVG defines is still decided per
     figure (`glyph_map`), as before. Written by hand; `get_glyphs_with_font` is public."""
     TextToPath = getattr(textpath, "TextToPath", None)
     original = getattr(TextToPath, "get_glyphs_with_font", None)
@@ -447,6 +451,7 @@ def _share_glyph_layouts(textpath) -> None:
                 glyph_map_new, [])
 
     get_glyphs_with_font._bookkit_shared = True
+    get_glyphs_with_font.__wrapped__ = original
     TextToPath.get_glyphs_with_font = get_glyphs_with_font
 
 
@@ -487,6 +492,7 @@ def _share_font_lookups(font_manager) -> None:
         return list(found)
 
     find_fonts_by_props._bookkit_shared = True
+    find_fonts_by_props.__wrapped__ = original
     FontManager._find_fonts_by_props = find_fonts_by_props
 
 
