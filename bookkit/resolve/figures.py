@@ -237,6 +237,311 @@ def _share_text_metrics(text) -> None:
     text._get_text_metrics_function = metrics_function
 
 
+def _share_text_layouts(text) -> None:
+    """One memo of laid-out text (`Text._get_layout`) per process, across texts and figures.
+
+    matplotlib lays a text out again each time it is measured or drawn: for the layout pass,
+    for every tick label's extent (several times per axis), for the title's position, then to
+    draw it; ~12 % of drawing the book's figures. The layout is relative to the text's anchor,
+    so it depends only on what keys this memo: the string, the font properties, the
+    alignment, rotation and line spacing, math or not, the dpi and the kind of renderer (as
+    for the text extents above). A wrapped text depends on its position and is not memoised.
+    The bbox is returned as a copy (callers may move it). Written by hand because matplotlib
+    offers no setting for it; `_get_layout` is private, hence the guard (and matplotlib's
+    version keys the figure cache).
+    """
+    cls = getattr(text, "Text", None)
+    original = getattr(cls, "_get_layout", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+    import matplotlib
+    rc = matplotlib.rcParams
+    memo: dict = {}
+
+    def get_layout(self, renderer):
+        if self._wrap:
+            return original(self, renderer)
+        key = (type(renderer), type(getattr(renderer, "_renderer", None)), rc["text.hinting"],
+               rc["text.hinting_factor"], self.get_figure(root=True).dpi, self.get_text(),
+               self._fontproperties, self.get_usetex(), self.get_parse_math(),
+               self._linespacing, self._get_multialignment(), self._horizontalalignment,
+               self._verticalalignment, self.get_rotation(), self.get_rotation_mode())
+        found = memo.get(key)
+        if found is None:
+            bbox, lines, box = original(self, renderer)
+            key = key[:6] + (self._fontproperties.copy(),) + key[7:]   # a copy: props change
+            found = memo[key] = (bbox.frozen(), tuple(lines), box)
+        return found[0].frozen(), list(found[1]), found[2]
+
+    get_layout._bookkit_shared = True
+    get_layout.__wrapped__ = original
+    cls._get_layout = get_layout
+
+
+#: the current drawing pass (a `Figure.tight_layout` or `Figure.draw`), None outside one
+_PASS: list = [None, 0]
+
+
+def _share_ticks_within_a_pass(axis_module, figure_module) -> None:
+    """Ticks computed once per axis and drawing pass instead of up to ten times.
+
+    Within one layout pass, and again within one drawing, matplotlib asks each axis for its
+    ticks (locations, labels, positions) several times: for its tight box, to place its label
+    (`_get_tick_boxes_siblings`), to place the title, to draw it; ~10 % of drawing a plot. No
+    code of the figure's runs inside a pass, so the answer changes only with what keys it:
+    the view interval, the Axes' place on the canvas, the dpi, the scale, the locators and
+    formatters, and the ticks that exist. Between passes (a script's own code, or the layout
+    moving the Axes) nothing is reused. Private methods again, hence the guard."""
+    Axis, Figure = getattr(axis_module, "Axis", None), getattr(figure_module, "Figure", None)
+    original = getattr(Axis, "_update_ticks", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+
+    def state(axis):
+        ticks = axis.__dict__
+        major, minor = ticks.get("majorTicks"), ticks.get("minorTicks")
+        return (_PASS[0], tuple(axis.get_view_interval()), axis.axes.bbox.bounds,
+                axis.get_figure(root=True).dpi, id(axis._scale), id(axis.major.locator),
+                id(axis.major.formatter), id(axis.minor.locator), id(axis.minor.formatter),
+                len(major) if isinstance(major, list) else -1,
+                len(minor) if isinstance(minor, list) else -1)
+
+    def update_ticks(self):
+        if _PASS[0] is None or getattr(self, "axes", None) is None:
+            return original(self)
+        remembered = self.__dict__.get("_bookkit_ticks")
+        if remembered is not None and remembered[0] == state(self):
+            return list(remembered[1])
+        ticks = original(self)
+        self._bookkit_ticks = (state(self), tuple(ticks))
+        return ticks
+
+    import functools
+
+    def in_a_pass(method):
+        @functools.wraps(method)     # keeps matplotlib's marks (`_supports_rasterization`)
+        def run(self, *args, **kwargs):
+            outer = _PASS[0]
+            _PASS[1] += 1
+            _PASS[0] = _PASS[1]
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                _PASS[0] = outer
+        return run
+
+    update_ticks._bookkit_shared = True
+    update_ticks.__wrapped__ = original
+    Axis._update_ticks = update_ticks
+    Figure.tight_layout = in_a_pass(Figure.tight_layout)
+    Figure.draw = in_a_pass(Figure.draw)
+
+
+def _copy_markers_cheaply(markers) -> None:
+    """`MarkerStyle(other)` rebuilt from the other's marker name instead of deep-copying it.
+
+    Every new tick copies its lines' markers from the axis' first tick (`Line2D.update_from`),
+    and matplotlib copies a marker with `copy.deepcopy` of its state (paths, transforms, and
+    a bound method that deep-copies the marker once more): ~6 % of drawing a plot. A marker
+    named by a string or number (every tick's, every line's) is fully determined by that
+    name, its fill style and its cap and join styles, so it is built from them, as matplotlib
+    builds the original. Anything else (paths, vertices, math, a transform) is deep-copied as
+    before. Private method, hence the guard."""
+    MarkerStyle = getattr(markers, "MarkerStyle", None)
+    original = getattr(MarkerStyle, "_set_marker", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+    from collections.abc import Hashable
+
+    def set_marker(self, marker):
+        if isinstance(marker, MarkerStyle):
+            name = marker.__dict__.get("_marker")
+            if (marker.__dict__.get("_user_transform", 0) is None
+                    and isinstance(name, Hashable) and not isinstance(name, bool)
+                    and not (isinstance(name, str) and "$" in name)
+                    and name in MarkerStyle.markers):
+                self._user_transform = None
+                self._user_capstyle = marker._user_capstyle
+                self._user_joinstyle = marker._user_joinstyle
+                self._fillstyle = marker._fillstyle
+                return original(self, name)
+        return original(self, marker)
+
+    set_marker._bookkit_shared = True
+    set_marker.__wrapped__ = original
+    MarkerStyle._set_marker = set_marker
+
+
+def _cheaper_patch_limits(axes_base, patches) -> None:
+    """The data limits of an added patch computed without the transform algebra.
+
+    `add_patch` widens the Axes' data limits by the patch's outline: the extrema of its path's
+    Bézier pieces (the same for every rectangle: the unit square) moved by `patch transform +
+    data transform - data transform`, which matplotlib simplifies symbolically to the patch
+    transform, building and walking transform trees for every patch: ~15 % of drawing a
+    diagram (hundreds of cells and boxes). For a patch in data coordinates on a plain Axes
+    (the case the simplification reaches) this uses the patch transform directly, and
+    remembers the extrema of matplotlib's shared read-only paths (the unit square and
+    circle). Every other patch goes through matplotlib's own code. Private, hence the guard.
+    """
+    Axes, Patch, Rectangle = (getattr(axes_base, "_AxesBase", None),
+                              getattr(patches, "Patch", None), getattr(patches, "Rectangle", None))
+    original = getattr(Axes, "_update_patch_limits", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+    import numpy as np
+    plain_transform = Patch.get_transform
+    extrema: dict = {}
+
+    def update_patch_limits(self, patch):
+        if (self.name != "rectilinear" or patch.__dict__.get("_transform") is not self.transData
+                or type(patch).get_transform is not plain_transform):
+            return original(self, patch)
+        if isinstance(patch, Rectangle) and not patch.get_width() and not patch.get_height():
+            return None
+        path = patch.get_path()
+        found = extrema.get(id(path)) if path.readonly else None
+        if found is None or found[0] is not path:
+            vertices = [curve([0, *curve.axis_aligned_extrema()[1], 1])
+                        for curve, _ in path.iter_bezier(simplify=False)]
+            if not vertices:
+                return original(self, patch)
+            found = (path, np.vstack(vertices))
+            if path.readonly:
+                extrema[id(path)] = found
+        xys = patch.get_patch_transform().transform(found[1])
+        self.update_datalim(xys, updatex=True, updatey=True)
+        return None
+
+    update_patch_limits._bookkit_shared = True
+    update_patch_limits.__wrapped__ = original
+    Axes._update_patch_limits = update_patch_limits
+
+
+def _share_glyph_layouts(textpath) -> None:
+    """A string's glyphs (which, where, their outlines) laid out once per process and font.
+
+    The SVG writer draws text as paths: for every text, FreeType lays the string out again
+    and loads each glyph's outline, though the tick labels and words repeat across figures
+    (~6 % of drawing a diagram). The layout depends on the font object (its files and size,
+    fixed by the writer), the string and the OpenType features and language; it keys this
+    memo. A string with a missing glyph is not remembered (it is laid out again each time,
+    as matplotlib does, with whatever warning matplotlib gives). Which outlines a figure's SVG defines is still decided per
+    figure (`glyph_map`), as before. Written by hand; `get_glyphs_with_font` is public."""
+    TextToPath = getattr(textpath, "TextToPath", None)
+    original = getattr(TextToPath, "get_glyphs_with_font", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+    from collections import OrderedDict
+    from matplotlib import _text_helpers
+    memo: dict = {}
+
+    def get_glyphs_with_font(self, font, s, glyph_map=None, return_new_glyphs_only=False, *,
+                             features=None, language=None):
+        key = (id(font), s, tuple(features) if features else features,
+               language if isinstance(language, (str, type(None))) else repr(language))
+        found = memo.get(key)
+        if found is None or found[0] is not font:
+            items, complete = [], True
+            for item in _text_helpers.layout(s, font, features=features, language=language):
+                complete = complete and item.glyph_index != 0
+                items.append((self._get_glyph_repr(item.ft_object, item.glyph_index),
+                              item.x, item.y, item.ft_object.get_path()))
+            found = (font, tuple(items))
+            if complete:
+                memo[key] = found     # the font object is kept, so its id is not reused
+        if glyph_map is None:
+            glyph_map = OrderedDict()
+        glyph_map_new = OrderedDict() if return_new_glyphs_only else glyph_map
+        for glyph_repr, _, _, path in found[1]:
+            if glyph_repr not in glyph_map:
+                glyph_map_new[glyph_repr] = path
+        return ([(glyph_repr, x, y, 1.) for glyph_repr, x, y, _ in found[1]],
+                glyph_map_new, [])
+
+    get_glyphs_with_font._bookkit_shared = True
+    get_glyphs_with_font.__wrapped__ = original
+    TextToPath.get_glyphs_with_font = get_glyphs_with_font
+
+
+def _share_font_lookups(font_manager) -> None:
+    """`FontManager._find_fonts_by_props` answered from a memo when every family was found.
+
+    Each text drawn asks for its fonts: a copy of its properties per family and a lookup each
+    (~3 % of drawing a figure). The answer depends on the properties, the arguments, the
+    font settings (as matplotlib keys its own `findfont` memo) and the fonts registered; they
+    key this memo. A lookup that missed a family logs a warning (the tofu check) and is not
+    remembered. Private method, hence the guard."""
+    FontManager = getattr(font_manager, "FontManager", None)
+    original = getattr(FontManager, "_find_fonts_by_props", None)
+    if original is None or getattr(original, "_bookkit_shared", False):
+        return
+    import matplotlib
+    rc = matplotlib.rcParams
+    FontProperties = font_manager.FontProperties
+    names = [f"font.{key}" for key in ("family", "style", "variant", "weight", "stretch",
+                                       "size", "serif", "sans-serif", "cursive", "fantasy",
+                                       "monospace")]
+    memo: dict = {}
+
+    def find_fonts_by_props(self, prop, fontext="ttf", directory=None,
+                            fallback_to_default=True, rebuild_if_missing=True):
+        if not isinstance(prop, FontProperties):
+            return original(self, prop, fontext, directory, fallback_to_default,
+                            rebuild_if_missing)
+        key = (prop, fontext, directory, fallback_to_default, rebuild_if_missing, id(self),
+               len(self.ttflist), os.environ.get("MPL_IGNORE_SYSTEM_FONTS"),
+               tuple(tuple(v) if isinstance(v, list) else v for v in map(rc.__getitem__, names)))
+        found = memo.get(key)
+        if found is None:
+            found = original(self, prop, fontext, directory, fallback_to_default,
+                             rebuild_if_missing)
+            if len(found) == len(prop.get_family()):       # every family found, no warning
+                memo[(prop.copy(),) + key[1:]] = found
+        return list(found)
+
+    find_fonts_by_props._bookkit_shared = True
+    find_fonts_by_props.__wrapped__ = original
+    FontManager._find_fonts_by_props = find_fonts_by_props
+
+
+def _hide_unused_axis(fig) -> None:
+    """The x and y `Axis` of an Axes drawn with its axis off (every diagram) made invisible.
+
+    They are never drawn, yet matplotlib still computed their ticks: placing a title asks
+    every Axes' y axis for its tight box (tick locations, labels and their extents), and the
+    list of the figure's texts created ticks for them. ~10 % of drawing a diagram. Hidden,
+    they are skipped; what is drawn is the same, except a title no longer moves up for an
+    offset text (`1e9`) of such an axis, which was never drawn either."""
+    stack = list(fig.axes)
+    while stack:
+        ax = stack.pop()
+        stack.extend(getattr(ax, "child_axes", ()))
+        if getattr(ax, "name", "") == "rectilinear" and not ax.axison:
+            ax.xaxis.set_visible(False)
+            ax.yaxis.set_visible(False)
+
+
+def _texts_of(artist, out: list) -> list:
+    """`artist.findobj(Text)`'s texts in its order, without creating ticks for a hidden
+    axis (`Axis.get_children` makes one per tick location, only to be listed)."""
+    from matplotlib.axis import Axis
+    from matplotlib.text import Text
+    if isinstance(artist, Axis) and not artist.get_visible():
+        ticks = [t for name in ("majorTicks", "minorTicks")
+                 for t in artist.__dict__.get(name, ())]       # those that exist, no new one
+        children = [artist.label, artist.offsetText, *ticks]
+    else:
+        children = artist.get_children()
+    for child in children:
+        _texts_of(child, out)
+    if isinstance(artist, Text):
+        text = artist.get_text()
+        if text.strip():
+            out.append(text)
+    return out
+
+
 def _setup_matplotlib():
     import matplotlib
     matplotlib.use("Agg")
@@ -244,7 +549,19 @@ def _setup_matplotlib():
     import matplotlib.text
     _share_mathtext_layouts(matplotlib.mathtext)
     _share_text_metrics(matplotlib.text)
+    _share_text_layouts(matplotlib.text)
+    import matplotlib.axis
+    import matplotlib.figure
+    import matplotlib.markers
+    _share_ticks_within_a_pass(matplotlib.axis, matplotlib.figure)
+    _copy_markers_cheaply(matplotlib.markers)
+    import matplotlib.axes._base
+    import matplotlib.patches
+    _cheaper_patch_limits(matplotlib.axes._base, matplotlib.patches)
+    import matplotlib.textpath
+    _share_glyph_layouts(matplotlib.textpath)
     from matplotlib import font_manager
+    _share_font_lookups(font_manager)
     # Register the CJK fonts by file: a font cache made before they were installed would
     # otherwise make matplotlib fall back silently to a font without CJK glyphs (tofu). Once per
     # process: `addfont` appends the faces again and empties matplotlib's font-lookup memo,
@@ -355,6 +672,7 @@ def draw_figure(script: str, lang: str, root: str,
         module.draw(fig, t)
         describe = getattr(module, "describe", None)
         description = str(describe(t)) if callable(describe) else ""
+        _hide_unused_axis(fig)
         fig.tight_layout()
         # `tight_layout` leaves a placeholder layout engine behind, and with any engine set,
         # savefig draws the whole figure once more (without rendering) before it renders: 15 %
@@ -364,8 +682,7 @@ def draw_figure(script: str, lang: str, root: str,
         for fmt in formats:
             saved[fmt] = io.BytesIO()
             fig.savefig(saved[fmt], format=fmt, metadata=SAVE_METADATA[fmt])
-        from matplotlib.text import Text
-        texts = tuple(t.get_text() for t in fig.findobj(Text) if t.get_text().strip())
+        texts = tuple(_texts_of(fig, []))
     for w in caught:
         message = str(w.message)
         if "Glyph" in message or "missing from" in message or "findfont" in message:

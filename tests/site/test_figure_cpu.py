@@ -1,0 +1,160 @@
+"""The per-process memos that make figures cheaper (bench/PROFILE.md, seventh round) give what
+matplotlib's own code gives: same layouts, same ticks, same limits, same markers, same texts."""
+import copy
+
+import pytest
+
+from bookkit.resolve import figures as F
+
+F._setup_matplotlib()
+
+from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+
+def _figure(size=(4, 3)):
+    fig = Figure(figsize=size, dpi=72)
+    FigureCanvasSVG(fig)
+    return fig
+
+
+def _svg(fig) -> bytes:
+    import io
+    out = io.BytesIO()
+    fig.savefig(out, format="svg", metadata=F.SAVE_METADATA["svg"])
+    return out.getvalue()
+
+
+def test_the_memos_are_installed():
+    import matplotlib.axes._base
+    import matplotlib.axis
+    import matplotlib.font_manager
+    import matplotlib.markers
+    import matplotlib.text
+    import matplotlib.textpath
+    for method in (matplotlib.text.Text._get_layout, matplotlib.axis.Axis._update_ticks,
+                   matplotlib.markers.MarkerStyle._set_marker,
+                   matplotlib.axes._base._AxesBase._update_patch_limits,
+                   matplotlib.textpath.TextToPath.get_glyphs_with_font,
+                   matplotlib.font_manager.FontManager._find_fonts_by_props):
+        assert getattr(method, "_bookkit_shared", False), method
+
+
+@pytest.mark.parametrize("kw", [{}, {"ha": "right"}, {"va": "top"}, {"rotation": 90},
+                                {"fontsize": 14}, {"linespacing": 2.0},
+                                {"rotation": 30, "rotation_mode": "anchor"}])
+def test_a_text_layout_from_the_memo_is_matplotlibs(kw):
+    """Texts that differ only in what keys the memo get their own layout."""
+    from matplotlib.text import Text
+    fig = _figure()
+    renderer = fig._get_renderer()
+    inner = Text._get_layout.__wrapped__       # matplotlib's own
+    for s in ("Bandwidth\n(GB/s)", "带宽", "$10^{3}$"):
+        text = fig.text(0.5, 0.5, s, **kw)
+        first = text._get_layout(renderer)       # a miss or a hit, then surely a hit
+        again = text._get_layout(renderer)
+        direct = inner(text, renderer)
+        for got in (first, again):
+            assert got[0].bounds == direct[0].bounds
+            assert got[1] == direct[1] and got[2] == direct[2]
+        again[0].x0 = -1e9                       # a caller moving the box changes no memo
+        assert text._get_layout(renderer)[0].bounds == direct[0].bounds
+
+
+def test_ticks_follow_a_change_between_passes():
+    """The tick memo lives within one layout or drawing pass: a figure changed between two
+    draws is drawn with the new ticks."""
+    fig = _figure()
+    ax = fig.add_subplot()
+    ax.plot([0, 1], [0, 1])
+    before = _svg(fig)
+    ax.set_xlim(0, 100)
+    ax.set_xticks([0, 25, 50, 75, 100])
+    after = _svg(fig)
+    assert b"<!-- 75 -->" in after and b"<!-- 75 -->" not in before
+
+
+def test_markers_copied_by_name_equal_deep_copies():
+    from matplotlib.markers import MarkerStyle, TICKLEFT
+    for name in ("o", "s", TICKLEFT, "None", "x", "^"):
+        for fillstyle in ("full", "none", "left"):
+            marker = MarkerStyle(name, fillstyle=fillstyle)
+            copied = MarkerStyle(marker)
+            deep = copy.deepcopy(marker)
+            assert copied.get_marker() == deep.get_marker()
+            assert copied.get_fillstyle() == deep.get_fillstyle() and copied.is_filled() == deep.is_filled()
+            assert (copied.get_path().vertices == deep.get_path().vertices).all()
+            assert (copied.get_transform().get_matrix() == deep.get_transform().get_matrix()).all()
+            assert copied.get_joinstyle() == deep.get_joinstyle()
+            assert copied.get_capstyle() == deep.get_capstyle()
+    # a marker with a transform of its own is deep-copied as before
+    from matplotlib.transforms import Affine2D
+    rotated = MarkerStyle("^", transform=Affine2D().rotate_deg(30))
+    assert (MarkerStyle(rotated).get_transform().get_matrix()
+            == rotated.get_transform().get_matrix()).all()
+
+
+def test_patch_limits_equal_matplotlibs():
+    from matplotlib.axes._base import _AxesBase
+    from matplotlib.patches import Circle, FancyBboxPatch, Polygon, Rectangle
+    inner = _AxesBase._update_patch_limits.__wrapped__      # matplotlib's own
+    shapes = lambda: [Rectangle((1, 2), 3, 4, angle=30), Rectangle((0, 0), 0, 0),
+                      Circle((5, -1), 0.5), Polygon([(0, 0), (2, 7), (-3, 1)]),
+                      FancyBboxPatch((1, 1), 2, 1, boxstyle="round,pad=0.3")]
+    for scale in ("linear", "log"):
+        fig = _figure()
+        ours, theirs = fig.add_subplot(121), fig.add_subplot(122)
+        for ax in (ours, theirs):
+            ax.set_xscale(scale)
+        for patch in shapes():
+            ours.add_patch(patch)
+        for patch in shapes():
+            theirs._set_artist_props(patch)
+            patch.set_clip_path(theirs.patch)
+            inner(theirs, patch)
+        assert (ours.dataLim.get_points() == theirs.dataLim.get_points()).all(), scale
+
+
+def test_an_axis_off_axes_creates_no_ticks_and_lists_no_tick_labels():
+    fig = _figure()
+    ax = fig.add_subplot()
+    ax.set_axis_off()
+    ax.set_title("Title")
+    ax.set_ylim(0, 8e10)                # an offset text (1e10) if its ticks were computed
+    ax.text(0.5, 0.5, "inside")
+    F._hide_unused_axis(fig)
+    fig.tight_layout()
+    fig.set_layout_engine(None)
+    svg = _svg(fig)
+    texts = F._texts_of(fig, [])
+    assert texts == ["inside", "Title"] or sorted(texts) == ["Title", "inside"]
+    assert ax.yaxis.offsetText.get_text() == ""
+    assert b"<!-- Title -->" in svg and b"<!-- inside -->" in svg
+    assert len(ax.xaxis.majorTicks) <= 1 and len(ax.yaxis.majorTicks) <= 1
+
+
+def test_texts_of_a_plot_are_findobjs():
+    from matplotlib.text import Text
+    fig = _figure()
+    ax = fig.add_subplot()
+    ax.plot([1, 10, 100], [3, 1, 2])
+    ax.set_xscale("log")
+    ax.set_title("T")
+    ax.set_xlabel("x")
+    ax.legend(["a line"])
+    F._hide_unused_axis(fig)
+    fig.tight_layout()
+    _svg(fig)
+    assert F._texts_of(fig, []) == [t.get_text() for t in fig.findobj(Text)
+                                     if t.get_text().strip()]
+
+
+def test_a_missing_glyph_still_warns():
+    """The glyph memo keeps no string with a missing glyph: the tofu check still sees it."""
+    import warnings
+    fig = _figure()
+    fig.text(0.5, 0.5, "\U00013001 x")       # a hieroglyph no book font has
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _svg(fig)
+    assert any("missing from" in str(w.message) for w in caught)
