@@ -703,6 +703,9 @@ def draw_figure(script: str, lang: str, root: str,
 
 #: keys the cached SVG entries: bump when what is stored for a figure changes
 SVG_FORMAT = "themed-1"
+#: keys every cached figure: bump when the way a figure is drawn changes its output (the
+#: seventh round's memos hid the unused axes of axis-off Axes, which moved a few titles)
+DRAWING = "memo-1"
 def draw_in_worker(script: str, lang: str, root: str, formats: tuple[str, ...],
                    fallbacks: tuple[str, ...], words: dict | None = None,
                    number_lang: str = "", inputs: dict | None = None) -> JobResult:
@@ -748,7 +751,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         task_formats = ("svg",) if task.variant_of else formats
         # The fallbacks are part of the key only when there are some: the keys of editions
         # without fallbacks stay those of the caches already built.
-        fmt_keys = {fmt: key_of("figure", code, lang, library_versions(),
+        fmt_keys = {fmt: key_of("figure", DRAWING, code, lang, library_versions(),
                                 FONT_FAMILIES[font_lang], fmt,
                                 *((diagrams_digest(),) if b"bookkit" in code else ()),
                                 *((SVG_FORMAT,) if fmt == "svg" else ()),
