@@ -9,6 +9,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 FIXTURES = ROOT / "tests" / "fixtures" / "pandoc"
+
+
+def _info(ed):
+    """The fixture edition's settings, as the book's registry gives them."""
+    from bookkit.load.config import load_edition_info
+    return load_edition_info(ROOT, ed)
 EDITIONS = ("zh", "en", "zh-tw")
 
 
@@ -37,7 +43,8 @@ def built_pdfs(tmp_path_factory):
     out_dir = tmp_path_factory.mktemp("pdf")
     results = {}
     for ed in EDITIONS:
-        results[ed] = build_pdf(FIXTURES / ed, out_dir / f"{ed}.pdf", log=lambda *_: None)
+        results[ed] = build_pdf(FIXTURES / ed, out_dir / f"{ed}.pdf", info=_info(ed),
+                                log=lambda *_: None)
     return results
 
 
@@ -49,7 +56,7 @@ def built_epubs(tmp_path_factory):
     out_dir = tmp_path_factory.mktemp("epub")
     results = {}
     for ed in EDITIONS:
-        first = build_epub(FIXTURES / ed, out_dir / f"{ed}-1.epub", check=True)
-        second = build_epub(FIXTURES / ed, out_dir / f"{ed}-2.epub", check=False)
+        first = build_epub(FIXTURES / ed, out_dir / f"{ed}-1.epub", info=_info(ed), check=True)
+        second = build_epub(FIXTURES / ed, out_dir / f"{ed}-2.epub", info=_info(ed), check=False)
         results[ed] = (first, second)
     return results

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bookkit.load.config import load_edition_info
 from bookkit.render.pandoc import convert as P
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,7 +107,8 @@ def test_a_tall_figure_that_misses_its_page_is_not_left_alone_on_the_next(tmp_pa
                         "![图 2-2：一张高的图](figures/fig-tall.pdf){#fig-tall height=58%}", 1)
     text = text.replace("## 2.2", "\n\n".join([filler] * 12) + "\n\n## 2.2", 1)
     chapter.write_text(text, encoding="utf-8")
-    pdf = P.build_pdf(src, tmp_path / "tall.pdf", log=lambda *_: None).output
+    pdf = P.build_pdf(src, tmp_path / "tall.pdf", info=load_edition_info(ROOT, "zh"),
+                      log=lambda *_: None).output
     pages = _pages(pdf)
     assert any("图 2-2：" in page for page in pages)
     assert _float_only_pages(pdf) == []

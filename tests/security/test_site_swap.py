@@ -67,7 +67,7 @@ def test_without_the_exchange_a_kill_between_the_renames_is_repaired(tmp_path):
     out, new = tmp_path / "site", tmp_path / "site.new"
     _tree(out, "old")
     _tree(new, "new")
-    script = ("import sys; from pathlib import Path; from bookkit import fsutil\n"
+    script = ("import sys; from pathlib import Path; from bookkit.util import fsutil\n"
               "fsutil._exchange = lambda a, b: False\n"
               f"fsutil.swap_dir(Path({str(new)!r}), Path({str(out)!r}))\n")
     res = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
