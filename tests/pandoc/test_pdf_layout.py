@@ -128,3 +128,67 @@ def test_first_and_last_table_rows_stay_together():
     assert kept.count("\\endlastfoot") == tex.count("\\endlastfoot")
     two = P.keep_table_rows_together(tex.replace("r3 & 3 \\\\\nr4 & 4 \\\\\nr5 & 5 \\\\\nr6 & 6 \\\\\n", ""))
     assert re.findall(r"^r(\d) & \d (\\\\\*?)$", two, re.M) == [("1", "\\\\*"), ("2", "\\\\")]
+
+
+def _figure_table_figure(tmp_path) -> Path:
+    """A chapter laid out like latex3/latex2e#158's example: a tall figure, a short table, another
+    tall figure, then pages of text, so that floats share the table's page."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    src = tmp_path / "zh"
+    shutil.copytree(FIXTURES / "zh", src)
+    for name in ("fig-a", "fig-b"):
+        fig, ax = plt.subplots(figsize=(4, 3.6))
+        ax.plot([0, 1], [1, 0])
+        fig.savefig(src / "figures" / f"{name}.pdf")
+        fig.savefig(src / "figures" / f"{name}.svg")
+        plt.close(fig)
+    filler = ("预填充阶段一次处理整段提示，矩阵乘法的算术强度高，受算力限制；解码阶段每步只生成一个词元，"
+              "却要读取全部权重与 KV 缓存，受带宽限制。") * 3
+    rows = "\n".join(f"| 模型 {i} | {i * 7} GB |" for i in range(1, 9))
+    block = (f"![图 2-2：第一张图](figures/fig-a.pdf){{#fig-a}}\n\n{filler}\n\n"
+             f"| 模型 | 权重 |\n|---|--:|\n{rows}\n\n: 表 2-1：一张短表 {{#tbl-short}}\n\n{filler}\n\n"
+             f"![图 2-3：第二张图](figures/fig-b.pdf){{#fig-b}}\n\n" + "\n\n".join([filler] * 14))
+    chapter = src / "02-workloads.md"
+    text = chapter.read_text(encoding="utf-8")
+    chapter.write_text(text.replace("## 2.2", block + "\n\n## 2.2", 1), encoding="utf-8")
+    return src
+
+
+def test_a_short_table_between_floats_does_not_push_the_page_past_its_foot(tmp_path, monkeypatch):
+    """longtable's page builder ignores floats on its page (latex3/latex2e#158): the page after
+    it ran past the paper's foot and a figure's caption was lost. Short tables are now floats;
+    the builder warns of any page taller than the text block, so the bug is seen if it returns."""
+    src = _figure_table_figure(tmp_path)
+    info = load_edition_info(ROOT, "zh")
+    built = P.build_pdf(src, tmp_path / "floats.pdf", info=info, log=lambda *_: None)
+    assert not [w for w in built.warnings if "past its foot" in w], built.warnings
+    text = "\n".join(_pages(built.output))
+    for caption in ("图 2-2：", "表 2-1：", "图 2-3："):
+        assert caption in text
+
+    monkeypatch.setattr(P, "short_tables_as_floats", lambda tex: tex)
+    as_longtable = P.build_pdf(src, tmp_path / "longtable.pdf", info=info, log=lambda *_: None)
+    assert [w for w in as_longtable.warnings if "past its foot" in w], (
+        "the example no longer reproduces longtable's overflow; the test shows nothing")
+
+
+def test_short_tables_become_floats_and_long_ones_stay_longtables():
+    def latex(rows: int, note: str = "") -> str:
+        body = "\n".join(f"| r{i} | {i}{note if i == 1 else ''} |" for i in range(1, rows + 1))
+        md = f"| A | B |\n|---|--:|\n{body}\n\n: Caption {{#tbl-x}}\n\n[^n]: a note\n"
+        return subprocess.run([P.pandoc_exe(), "-f", "markdown", "-t", "latex"], input=md,
+                              capture_output=True, text=True, check=True).stdout
+
+    short = P.short_tables_as_floats(latex(3))
+    assert "longtable" not in short and "\\begin{table}" in short and "\\begin{tabular}" in short
+    assert re.search(r"\\caption\{Caption\}\\label\{tbl-x\}\n\\begin\{tabular\}", short)
+    assert short.count("A & B") == 1                       # the head once, not repeated per page
+    assert re.findall(r"^r(\d) & \d \\\\$", short, re.M) == ["1", "2", "3"]
+    assert short.index("\\bottomrule") > short.index("r3 & 3")
+    long = latex(P.FLOAT_TABLE_MAX_ROWS + 1)
+    assert P.short_tables_as_floats(long) == long
+    noted = latex(3, "[^n]")
+    assert P.short_tables_as_floats(noted) == noted       # a float would part a note from its page

@@ -244,6 +244,38 @@ _LONGTABLE_BODY = re.compile(r"(\\endlastfoot\n)(.*?)(\\end\{longtable\})", re.S
 _ROW_END = re.compile(r"\\\\\n")
 
 
+# A longtable as Pandoc writes it: column spec, optional caption row, the first head, the repeated
+# head, the foot, the body. The spec may span lines (wide tables get p{...} columns), so it ends
+# where the caption or the first rule begins.
+_LONGTABLE = re.compile(
+    r"\\begin\{longtable\}\[\]\{(?P<spec>.*?)\}\n(?=\\caption|\\toprule)"
+    r"(?:\\caption(?P<caption>.*?)\\tabularnewline\n)?"
+    r"(?P<head>\\toprule.*?)\\endfirsthead\n.*?\\endhead\n"
+    r"\\bottomrule\\noalign\{\}\n\\endlastfoot\n"
+    r"(?P<body>.*?)\\end\{longtable\}", re.S)
+FLOAT_TABLE_MAX_ROWS = 24
+
+
+def short_tables_as_floats(tex: str) -> str:
+    """A table short enough to fit a page becomes a `table` float around a `tabular`.
+
+    Why: longtable breaks pages in its own output routine, which misjudges the space left when a
+    float sits on the same page; the next page's figure or text then runs past the page's foot
+    (latex3/latex2e#158, open since 2019, still in TeX Live's longtable 4.17). A float takes part
+    in LaTeX's ordinary placement instead. Tables longer than FLOAT_TABLE_MAX_ROWS rows, or with
+    footnotes (which a float would separate from their page), stay longtables."""
+    def fix(m: re.Match) -> str:
+        body = m.group("body")
+        rows = len(_ROW_END.findall(body))
+        if rows > FLOAT_TABLE_MAX_ROWS or "\\footnote" in m.group(0):
+            return m.group(0)
+        caption = f"\\caption{m.group('caption')}\n" if m.group("caption") is not None else ""
+        return ("\\begin{table}\n\\centering\\small\n" + caption
+                + f"\\begin{{tabular}}{{{m.group('spec')}}}\n" + m.group("head") + body
+                + "\\bottomrule\\noalign{}\n\\end{tabular}\n\\end{table}")
+    return _LONGTABLE.sub(fix, tex)
+
+
 def keep_table_rows_together(tex: str) -> str:
     """No table row alone at a page's foot or head: in each longtable the first three body
     rows and the last two stay together (a `\\*` row end forbids a page break after it).
@@ -390,7 +422,17 @@ def _check_log(log: str, files, all_ids, chapter_mode: bool) -> tuple[list[str],
             errors.append(f"{where}: undefined cross-reference #{label}")
     if not refs and "There were undefined references" in log and not chapter_mode:
         errors.append("book.tex: XeLaTeX reports undefined references")
+    # A page the output routine built taller than the text block: its foot (a caption, a line of
+    # text) is printed below the margin or off the paper. The page is the next "[N]" shipped.
+    for m in _OVERFULL_PAGE.finditer(log):
+        shipped = re.search(r"\[(\d+)", log[m.end():])
+        page = shipped.group(1) if shipped else "?"
+        warnings.append(f"book.tex: page {page} runs {m.group(1)} past its foot "
+                        "(LaTeX's page builder; a float beside a longtable is the known cause)")
     return errors, warnings
+
+
+_OVERFULL_PAGE = re.compile(r"Overfull \\vbox \(([\d.]+pt) too high\) has occurred while \\output is active")
 
 
 def check_pdffonts(pdf: Path) -> list[str]:
@@ -548,7 +590,8 @@ def build_pdf(src: Path, out: Path, *, info, chapter: int | None = None,
         if res.returncode != 0:
             msgs = _pandoc_warnings(res.stderr, source.root) or [f"pandoc exited {res.returncode}"]
             raise BuildError(None, None, "\n".join(msgs))
-        tex.write_text(keep_table_rows_together(tex.read_text(encoding="utf-8")), encoding="utf-8")
+        tex.write_text(keep_table_rows_together(short_tables_as_floats(tex.read_text(encoding="utf-8"))),
+                       encoding="utf-8")
         if keep_tex:
             Path(keep_tex).mkdir(parents=True, exist_ok=True)
             shutil.copy(tex, Path(keep_tex) / "book.tex")

@@ -67,3 +67,20 @@ function Table(tbl)
   end
   return tbl
 end
+
+-- Footnotes cited together ("…[^a][^b][^c]") become one footnote with a paragraph per source.
+-- Printed apart, their marks run together ("12131415" reads as one number), and a line that
+-- carries several long notes can push the page past its foot: TeX splits only one of the line's
+-- insertions (seen on chapter 7's switch table page).
+function Inlines(inlines)
+  local out = pandoc.Inlines{}
+  for _, el in ipairs(inlines) do
+    local prev = out[#out]
+    if el.t == "Note" and prev and prev.t == "Note" then
+      prev.content:extend(el.content)
+    else
+      out:insert(el)
+    end
+  end
+  return out
+end
