@@ -171,3 +171,38 @@ def test_lighthouse_accessibility_findings_stay_fixed(context_factory, site_url)
         problems += [f"{scheme}: {v['id']}: {n['target']}" for v in result["violations"] for n in v["nodes"]]
         assert page.locator("p.errata a").count() > 0
     assert problems == []
+
+
+#: every display equation after the whole page is laid out: [id or text, overflows, tab stop]
+WIDE_MATH = """async () => {
+  document.documentElement.classList.add('full-layout');
+  await document.fonts.ready;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return [...document.querySelectorAll('main .katex-display')].map(el => [
+    (el.closest('[id]') || {}).id || el.textContent.slice(0, 40),
+    el.scrollWidth > el.clientWidth + 1, el.tabIndex === 0]);
+}"""
+
+
+def test_a_display_equation_wider_than_the_column_can_be_scrolled_from_the_keyboard(
+        context_factory, site_url):
+    """Every chapter page of every edition on a phone, and of the original on a desktop (the
+    math is the same in every edition): a display equation that overflows its column (it
+    scrolls sideways) is a tab stop, and one that fits is not (axe's
+    scrollable-region-focusable, which misses the equations of blocks laid out late)."""
+    slugs = sorted(p.stem for p in (ROOT / "manuscripts").glob("[01][0-9]-*.md"))
+    slugs = [s.split("-", 1)[1] for s in slugs]
+    bad, overflowing = [], 0
+    for viewport, prefixes in (({"width": 390, "height": 844}, ("", "en/", "zh-tw/")),
+                               ({"width": 1280, "height": 900}, ("",))):
+        page = context_factory(viewport=viewport).new_page()
+        for prefix in prefixes:
+            for slug in slugs:
+                page.goto(f"{site_url}{prefix}{slug}.html")
+                for ident, overflows, stop in page.evaluate(WIDE_MATH):
+                    overflowing += overflows
+                    if overflows != stop:
+                        bad.append(f"{viewport['width']} px {prefix}{slug}: {ident} "
+                                   f"{'overflows, not a tab stop' if overflows else 'fits, tab stop'}")
+    assert not bad, "\n".join(bad)
+    assert overflowing, "no equation overflows even on a phone: the check exercised nothing"

@@ -288,6 +288,25 @@
     figures.forEach(function (img) { near.observe(img); });
   }
 
+  // A display equation wider than the column scrolls sideways (style.css); a keyboard user must
+  // be able to reach it to scroll it, so one that overflows becomes a tab stop, and stops being
+  // one when the column widens. Measured when laid out (blocks far from the viewport are laid
+  // out only when they come near it) and again once the math fonts have arrived.
+  if ("ResizeObserver" in window) {
+    var fitCheck = function (el) {
+      if (el.scrollWidth > el.clientWidth + 1) el.tabIndex = 0;
+      else el.removeAttribute("tabindex");
+    };
+    var displays = document.querySelectorAll("main .katex-display");
+    var wide = new ResizeObserver(function (entries) {
+      entries.forEach(function (e) { fitCheck(e.target); });
+    });
+    displays.forEach(function (el) { wide.observe(el); });
+    if (document.fonts && document.fonts.ready) {
+      document.fonts.ready.then(function () { displays.forEach(fitCheck); });
+    }
+  }
+
   // Print shows an external link's address after its text (style.css), except where the text
   // is the address already (the book's links mostly are).
   document.querySelectorAll('main a[href^="http"]').forEach(function (a) {
