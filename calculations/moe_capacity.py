@@ -49,14 +49,37 @@ def _log_pmf(n: int, p: float, x: int) -> float:
 
 
 def expected_overflow(n: int, p: float, capacity: int) -> float:
-    """E[max(0, X - capacity)] for X ~ Binomial(n, p)."""
+    """E[max(0, X - capacity)] for X ~ Binomial(n, p).
+
+    The sum runs outwards from the most likely count above the capacity, each term from its
+    neighbour by the pmf's ratio (n - x) / (x + 1) * p / (1 - p), and stops once a term no longer
+    changes the sum: the same terms as summing exp(log pmf) over every x, without three log-gamma
+    calls per term (a figure sweeps this over hundreds of batches)."""
     if not 0 <= p <= 1 or n < 0 or capacity < 0:
         raise ValueError(f"need n >= 0, 0 <= p <= 1, capacity >= 0; got {n}, {p}, {capacity}")
     if p == 0 or capacity >= n:
         return 0.0
     if p == 1:
         return float(n - capacity)
-    return sum((x - capacity) * math.exp(_log_pmf(n, p, x)) for x in range(capacity + 1, n + 1))
+    odds = p / (1 - p)
+    start = min(n, max(capacity + 1, math.floor((n + 1) * p)))
+    peak = math.exp(_log_pmf(n, p, start))
+    total = (start - capacity) * peak
+    term, x = peak, start
+    while x < n:                        # upwards: past the mode the terms only shrink
+        term *= (n - x) / (x + 1) * odds
+        x += 1
+        total += (x - capacity) * term
+        if (x - capacity) * term <= total * 1e-17:
+            break
+    term, x = peak, start
+    while x > capacity + 1:             # downwards to the capacity: shrinking from the mode too
+        term *= x / ((n - x + 1) * odds)
+        x -= 1
+        total += (x - capacity) * term
+        if (x - capacity) * term <= total * 1e-17:
+            break
+    return total
 
 
 def dropped_fraction(tokens: int, k: int, experts: int, factor: float,
