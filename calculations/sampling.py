@@ -71,3 +71,43 @@ def lora_params(m, rank: int, targets=("q", "k", "v", "o", "gate", "up", "down")
     if unknown:
         raise SamplingError(f"unknown LoRA target(s) {unknown}; known: {sorted(shapes)}")
     return m.num_layers * sum(rank * sum(shapes[t]) for t in targets)
+
+
+def spec_round_tokens(alpha: float, k: int) -> dict:
+    """Tokens one speculative round emits, N, with draft length k and an i.i.d. per-position
+    acceptance rate alpha: N = j (j = 1..k) when the first j - 1 drafts pass and the j-th is
+    rejected, probability alpha^(j-1) (1 - alpha); N = k + 1 when all k pass, alpha^k.
+    Returns that distribution (index 0 is N = 1), its mean (equal to (1 - alpha^(k+1)) / (1 - alpha)),
+    its standard deviation, the drafts accepted and discarded per round (the discarded ones' KV
+    is rolled back), and the share of the k + 1 verified positions that become output."""
+    if not isinstance(k, int) or k < 0:
+        raise SamplingError(f"k must be a non-negative integer, got {k!r}")
+    if not 0 <= alpha <= 1:
+        raise SamplingError(f"alpha must be in [0, 1], got {alpha!r}")
+    probs = [alpha ** (j - 1) * (1 - alpha) for j in range(1, k + 1)] + [alpha ** k]
+    mean = sum(j * pj for j, pj in enumerate(probs, start=1))
+    var = sum((j - mean) ** 2 * pj for j, pj in enumerate(probs, start=1))
+    accepted = mean - 1
+    return {"probs": probs, "mean": mean, "std": var ** 0.5, "p_one": probs[0],
+            "p_all": probs[-1], "drafts_accepted": accepted, "drafts_discarded": k - accepted,
+            "discarded_share": (k - accepted) / k if k else 0.0,
+            "verify_yield": mean / (k + 1)}
+
+
+def lora_swap(adapter_bytes: float, link_bw: float, kv_bytes_per_token: float,
+              step_s: float, distinct_per_step: int) -> dict:
+    """What moving one LoRA adapter of `adapter_bytes` over a host link of `link_bw` costs:
+    the copy time, how many such copies the link can carry per second, the adapter's size in
+    tokens of KV (its share of a unified page pool), and the time to stream `distinct_per_step`
+    adapters from the host on every decode step of `step_s` (the no-cache case)."""
+    for v, n in ((adapter_bytes, "adapter_bytes"), (link_bw, "link_bw"),
+                 (kv_bytes_per_token, "kv_bytes_per_token"), (step_s, "step_s")):
+        if not v > 0:
+            raise SamplingError(f"{n} must be positive, got {v!r}")
+    if not isinstance(distinct_per_step, int) or distinct_per_step < 0:
+        raise SamplingError(f"distinct_per_step must be a non-negative integer, got {distinct_per_step!r}")
+    load_s = adapter_bytes / link_bw
+    stream_s = distinct_per_step * load_s
+    return {"load_s": load_s, "loads_per_s": link_bw / adapter_bytes,
+            "kv_tokens": adapter_bytes / kv_bytes_per_token, "load_in_steps": load_s / step_s,
+            "stream_s": stream_s, "stream_over_step": stream_s / step_s}
