@@ -570,6 +570,54 @@ def lossless_headroom(rate: float, one_way_s: float, mtu: int = 4096, response_s
         + 2 * _int(mtu, "mtu")
 
 
+# ------------------------------------------------ transport state and stragglers (chapter 7)
+def rc_queue_pairs(ranks: int, per_node: int, qps_per_connection: int = 1,
+                   transport: str = "rc") -> int:
+    """Queue pairs one rank opens for an all-to-all over the network among ``ranks`` ranks,
+    ``per_node`` of them on each node (peers on its own node are reached over the scale-up
+    link, not the NIC). ``"rc"``: one reliable connection per remote rank (times
+    ``qps_per_connection``); ``"xrc"``: one send QP per remote node, the receive side shared
+    by the ranks of that node (XRC, IBTA annex A14)."""
+    ranks, per_node = _int(ranks, "ranks"), _int(per_node, "ranks per node")
+    q = _int(qps_per_connection, "QPs per connection")
+    if ranks % per_node:
+        raise NetworkError(f"{ranks} ranks do not fill nodes of {per_node}")
+    if transport == "rc":
+        return (ranks - per_node) * q
+    if transport == "xrc":
+        return (ranks // per_node - 1) * q
+    raise NetworkError(f"unknown transport {transport!r} (rc or xrc)")
+
+
+def expected_max_normal(n: int, steps: int = 8000) -> float:
+    """E[max of n independent standard normal draws], by integrating
+    x * n * phi(x) * Phi(x)^(n-1) over [-10, 10] (Simpson's rule). 0 for n = 1;
+    about 1.42 for n = 8; it grows like sqrt(2 ln n), more slowly than that bound."""
+    n = _int(n, "n")
+    lo, hi = -10.0, 10.0
+    h = (hi - lo) / steps
+
+    def f(x):
+        phi = math.exp(-x * x / 2) / math.sqrt(2 * math.pi)
+        big_phi = 0.5 * (1 + math.erf(x / math.sqrt(2)))
+        return x * n * phi * big_phi ** (n - 1)
+
+    total = f(lo) + f(hi)
+    for i in range(1, steps):
+        total += (4 if i % 2 else 2) * f(lo + i * h)
+    return total * h / 3
+
+
+def expected_max_exponential(n: int, mean: float = 1.0) -> float:
+    """E[max of n independent exponential draws of the given mean] = mean * H_n
+    (the n-th harmonic number): it grows like ln n."""
+    n = _int(n, "n")
+    return _pos(mean, "mean") * sum(1.0 / i for i in range(1, n + 1))
+
+
+__all__ += ["rc_queue_pairs", "expected_max_normal", "expected_max_exponential"]
+
+
 # ----------------------------------------------------------------------- CLI
 _size_arg = cliargs.size
 

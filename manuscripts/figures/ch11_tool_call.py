@@ -2,7 +2,8 @@
 the chapter's default: Qwen3-8B, a `ctx`-token context, a `tool_s`-second tool, one H100): keep
 the KV in HBM for the whole call, offload it over PCIe and copy it back when the tool returns,
 or drop it and prefill the context again after the call. Times to scale from
-`queueing.kv_hold`; the copies are slivers next to the tool's seconds, which is the point."""
+`queueing.kv_hold`; the copies are slivers next to the tool's seconds, which is the point.
+The figure sits in the what-if wi-kvhold: the reader's tool duration redraws it (`INPUTS`)."""
 from bookkit.diagrams.draw import draw_timeline
 from bookkit.diagrams.extra import clear_under_text, timeline
 from calculations import hardware, models, queueing
@@ -11,29 +12,35 @@ SIZE = (6.4, 3.4)
 # the chapter's cells this diagram draws (tests/site/test_diagrams_chapters.py checks each)
 CELLS = ('ctx', 'tool_s', 'kv_ctx', 'kv_share', 'hold_gpu_s', 'xfer_s', 'off_gpu_s', 'rec_s',
          'rec_gpu_s')
+INPUTS = ("tool_s",)        # the what-if wi-kvhold: how long the tool runs
 CTX, TOOL_S = 32768, 30     # the chapter's ctx and tool_s (its what-if's default)
 
 
-def hold():
-    return queueing.kv_hold(models.get("qwen3-8b"), hardware.get("h100"), CTX, TOOL_S,
+def tool_of(t):
+    return int(t.inputs.get("tool_s", TOOL_S))
+
+
+def hold(tool=TOOL_S):
+    return queueing.kv_hold(models.get("qwen3-8b"), hardware.get("h100"), CTX, tool,
                             compute_eff=queueing.h100_prefill_eff())
 
 
-def schedule():
-    k = hold()
+def schedule(tool=TOOL_S):
+    k = hold(tool)
     x, r = k.transfer_s, k.recompute_s
     return timeline(4, [
-        (0, 0, TOOL_S, 5, ""),
-        (1, 0, TOOL_S, 0, ""),
-        (2, 0, x, 1, ""), (2, x, TOOL_S, 2, ""), (2, TOOL_S, TOOL_S + x, 1, ""),
-        (3, TOOL_S, TOOL_S + r, 3, ""),
+        (0, 0, tool, 5, ""),
+        (1, 0, tool, 0, ""),
+        (2, 0, x, 1, ""), (2, x, tool, 2, ""), (2, tool, tool + x, 1, ""),
+        (3, tool, tool + r, 3, ""),
     ]), k
 
 
 def numbers(t):
-    k = hold()
+    tool = tool_of(t)
+    k = hold(tool)
     return {
-        "ctx": t.num(CTX, "int", name="ctx"), "tool": t.num(TOOL_S, "int", name="tool_s"),
+        "ctx": t.num(CTX, "int", name="ctx"), "tool": t.num(tool, "int", name="tool_s"),
         "kv": t.num(k.kv_bytes, "si unit=GB digits=2", name="kv_ctx"),
         "share": t.num(k.share, "pct digits=1", name="kv_share"),
         "hold": t.num(k.hold_gpu_s, "num digits=2", name="hold_gpu_s"),
@@ -45,7 +52,7 @@ def numbers(t):
 
 
 def draw(fig, t):
-    tl, _ = schedule()
+    tl, _ = schedule(tool_of(t))
     v = numbers(t)
     ax = fig.add_subplot()
     draw_timeline(ax, tl, [t["tool_row"], t["hold_row"], t["off_row"], t["rec_row"]],
