@@ -495,6 +495,37 @@ def moe_routing_counts(tokens: int, experts: int, top_k: int, seed: int = 0) -> 
 
 
 # ===================================================================== CLI
+def sm_split_overlap(compute_s: float, comm_bytes: float, sms: int, comm_sms: int,
+                     link_bw: float, per_sm_bw: float) -> dict:
+    """A communication kernel that moves data with SM threads (NCCL, DeepEP) running beside a
+    compute kernel on the same GPU. `compute_s` is the compute time on all `sms` SMs (scaling with
+    the SM count); the communication kernel holds `comm_sms` of them and moves `comm_bytes` at
+    min(link_bw, comm_sms x per_sm_bw). Serial: compute on every SM, then communicate at the link
+    rate. Overlapped: compute on the remaining SMs while the communication runs, the longer of the
+    two. Overlap beats serial while the compute it slows down, compute_s x s / (S - s), is less than
+    the communication it hides; the largest such s is S x X / (C + X) (X at the link rate)."""
+    _pos_num(compute_s, "compute_s", zero_ok=True)
+    _pos_num(comm_bytes, "comm_bytes", zero_ok=True)
+    _pos_int(sms, "sms")
+    _pos_int(comm_sms, "comm_sms")
+    _pos_num(link_bw, "link_bw")
+    _pos_num(per_sm_bw, "per_sm_bw")
+    if comm_sms >= sms:
+        raise ValueError(f"comm_sms must be below sms, got {comm_sms} of {sms}")
+    comm_link_s = comm_bytes / link_bw
+    comm_s = comm_bytes / min(link_bw, comm_sms * per_sm_bw)
+    compute_slow_s = compute_s * sms / (sms - comm_sms)
+    serial = compute_s + comm_link_s
+    overlapped = max(compute_slow_s, comm_s)
+    total = compute_s + comm_link_s
+    return {"serial_s": serial, "overlapped_s": overlapped, "comm_s": comm_s,
+            "comm_link_s": comm_link_s, "compute_slow_s": compute_slow_s,
+            "compute_extra_s": compute_slow_s - compute_s,
+            "sms_to_saturate": math.ceil(link_bw / per_sm_bw),
+            "max_comm_sms": sms * comm_link_s / total if total > 0 else 0.0,
+            "speedup": serial / overlapped if overlapped > 0 else 1.0}
+
+
 def _model(args):
     from calculations import models
     if getattr(args, "config", None):
