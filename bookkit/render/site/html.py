@@ -97,7 +97,8 @@ class BookRenderer(RendererHTML):
         tok = tokens[idx]
         ctx: RenderContext = env["ctx"]
         if M.FIGURE_ID in tok.meta:
-            return self._figure(tokens, idx, ctx)
+            # the caption keeps the what-if region: its bound numbers follow the reader's choice
+            return self._figure(tokens, idx, ctx, {"ctx": ctx, "whatif": env.get("whatif")})
         if tok.meta.get(M.TABLE_CAPTION):
             number = tok.meta.get(M.NUMBER, "")
             label = ctx.edition.strings["table"].format(n=number)
@@ -115,14 +116,14 @@ class BookRenderer(RendererHTML):
             return f"</figcaption>{opener.meta.get('fig_desc_html', '')}</figure>\n"
         return super().renderToken(tokens, idx, options, env)
 
-    def _figure(self, tokens, idx, ctx: RenderContext) -> str:
+    def _figure(self, tokens, idx, ctx: RenderContext, caption_env: dict) -> str:
         tok = tokens[idx]
         if "static_src" in tok.meta:      # an image file, not a figure script
-            return static_figure_html(self, tokens, idx, ctx)
+            return static_figure_html(self, tokens, idx, ctx, caption_env)
         inline = tokens[idx + 1]
         image = next(k for k in inline.children if k.type == "image")
         fid = tok.meta[M.FIGURE_ID]
-        caption = self.renderInline(image.children or [], {}, {"ctx": ctx})
+        caption = self.renderInline(image.children or [], {}, caption_env)
         alt = html.escape(plain_inline(image.children or [], ctx), quote=True)
         src = f"figures/{fid}.{ctx.edition.lang}.svg"
         w, h = ctx.figure_sizes.get((fid, ctx.edition.lang), (640, 360))
@@ -331,13 +332,13 @@ def figure_description_html(image: FigureImage | None, ident: str, strings: dict
             f'<p id="{html.escape(ident)}">{text}</p></details>')
 
 
-def static_figure_html(renderer, tokens: list[Token], idx: int, ctx) -> str:
+def static_figure_html(renderer, tokens: list[Token], idx: int, ctx, caption_env: dict) -> str:
     """`<figure>` for a static figure: the image, its number and its alt text as caption."""
     tok = tokens[idx]
     inline = tokens[idx + 1]
     image = next(k for k in inline.children if k.type == "image")
     inline.meta["skip"] = True
-    caption = renderer.renderInline(image.children or [], {}, {"ctx": ctx})
+    caption = renderer.renderInline(image.children or [], {}, caption_env)
     # A caption line under the image is the caption; the alt text stays the image's alt.
     alt = image.meta.get("alt") or plain_inline(image.children or [], ctx)
     if not alt:
