@@ -84,3 +84,31 @@ def test_numbers_ids_links_and_notes(resolved):
     equations = [n["c"][1] for n in walk(ast) if n.get("t") == "Math"
                  and n["c"][0]["t"] == "DisplayMath" and "\\tag{3." in n["c"][1]]
     assert len(equations) == sum(1 for t in ch.tokens if t.type == "math_block_label")
+
+
+def _ast_text(ast) -> str:
+    out = []
+    for n in walk(ast):
+        if n.get("t") == "Str":
+            out.append(n["c"])
+        elif n.get("t") in ("Space", "SoftBreak", "LineBreak"):
+            out.append(" ")
+    return "".join(out)
+
+
+def test_a_short_bound_value_never_breaks_between_its_number_and_unit(resolved):
+    # CI once failed on "NVIDIA RTX 4090" (ch9): TeX broke the value at the foot of a page, so
+    # the PDF read "NVIDIA RTX", the page's footnotes, then "4090". Short values are one unit.
+    ast, ch = chapter_ast(resolved, "en", 9)
+    text = _ast_text(ast)
+    ctx = chapter_context(resolved, resolved.editions["en"], ch, {})
+    from bookkit.locale.text import bound_text
+    spaced = {bound_text(ctx, t.meta["name"], t.meta.get("invalid") or t.meta["spec"], t)[0]
+              for t in inline_tokens(ch.tokens) if t.type == "bound_value"}
+    short = {v for v in spaced if " " in v and len(v) <= 20}
+    long = {v for v in spaced if " " in v and len(v) > 20}
+    assert "NVIDIA RTX 4090" in short and len(short) > 20
+    missing = [v for v in short if v.replace(" ", "\u00a0") not in text]
+    assert not missing, missing
+    # a long one keeps its breakpoints, or a line holding it could not be justified
+    assert all(v in text for v in long)

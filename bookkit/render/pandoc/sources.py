@@ -47,6 +47,17 @@ def escape(text: str) -> str:
     return ESCAPE_RE.sub(r"\\\1", text)
 
 
+# A bound value this short is one unit of meaning ("8.0 ms", "NVIDIA RTX 4090"): its spaces
+# become no-break spaces, so TeX never puts a number on one line (or page, with the footnotes
+# between) and its unit on the next. Longer values (a phrase, a list) keep their breakpoints,
+# or a line with one could not be justified.
+UNBREAKABLE_MAX_CHARS = 20
+
+
+def unbreakable(text: str) -> str:
+    return text.replace(" ", "\u00a0") if len(text) <= UNBREAKABLE_MAX_CHARS else text
+
+
 # What Pandoc would read as raw TeX (`\\input{…}`), raw HTML, attributes (`[x]{onclick=…}`,
 # `{=latex}`) or math in a translation's text that markdown-it read as plain text (the site
 # shows it as text): escaped, so the PDF and EPUB show the same text (the trust boundary,
@@ -355,8 +366,8 @@ class PandocWriter:
         return "".join(out)
 
     def bound(self, text: str) -> str:
-        """A bound number's formatted text as written into the prose."""
-        return escape(text)
+        """A bound number's formatted text as written into the prose, short ones unbreakable."""
+        return escape(unbreakable(text))
 
     def reference(self, label: str, anchor: str) -> str:
         """A cross-reference: a link to the anchor in the one Pandoc document."""
