@@ -332,6 +332,20 @@ def describe(t):
 """
 
 
+# The page shows the mark; with `imgs`, the image the marked description belongs to has loaded
+# too. Only that image: the page's other figures load lazily, when scrolled to, and waiting
+# for all of them never ended (the first real_diagram run reported "not measured").
+SHOWS_JS = """([m, imgs]) => {
+  if (!document.body || !document.body.textContent.includes(m)) return false;
+  if (!imgs) return true;
+  const desc = [...document.querySelectorAll('[id$="-desc"]')].find(d => d.textContent.includes(m));
+  const img = desc && document.querySelector(`img[aria-describedby="${desc.id}"]`);
+  if (!img) return false;
+  img.loading = 'eager';
+  return img.complete && img.naturalWidth > 0;
+}"""
+
+
 def bench_real_visible(root: Path, runs: int) -> dict:
     """The real book under `--serve`, open in Chromium: one paragraph of an English chapter
     edited and saved -> the open page shows the new text (rebuild, reload event, the page's
@@ -364,10 +378,7 @@ def _visible_after_save(root: Path, runs: int, edited: Path, url_path: str, edit
 
     def shows(page, marker: str) -> bool:
         try:
-            return bool(page.evaluate(
-                "([m, imgs]) => !!document.body && document.body.textContent.includes(m)"
-                " && (!imgs || [...document.images].every(i => i.complete))",
-                [marker, images_loaded]))
+            return bool(page.evaluate(SHOWS_JS, [marker, images_loaded]))
         except Exception:  # noqa: BLE001 - the page is between two documents
             return False
 
@@ -1153,26 +1164,36 @@ def run_real(args, work: Path, attempt, errors: dict) -> None:
         return
     real = work / "real"
     adapter.adapt_real(real)
-    log("real book: cold builds (all figures)")
-    attempt("real_cold", lambda: (run_cmd(build_cmd(real, "--clean")),
-                                  timed_builds(real, args.real_runs, ("--clean",), "real cold"))[1])
-    log("real book: CPU per figure image (bench/figure_cpu.py)")
-    attempt("figure_cpu", bench_figure_cpu, real, work)
-    log("real book: warm rebuilds")
-    attempt("real_warm", bench_noop, real, args.real_runs)
-    log("real book: one paragraph edited, new process")
-    attempt("real_edit", bench_real_edit, real, args.real_runs)
+    # `--real-rows a,b`: only those rows (a before/after comparison of one change); the
+    # others are reported as not selected.
+    chosen = set(args.real_rows.split(",")) if args.real_rows else set(keys)
+    unknown = chosen - set(keys)
+    if unknown:
+        raise SystemExit(f"--real-rows: unknown {', '.join(sorted(unknown))}; "
+                         f"choose from {', '.join(keys)}")
+    errors.update({k: "not selected (`--real-rows`)" for k in keys if k not in chosen})
+
+    def row(key, what, fn, *a):
+        if key in chosen:
+            log(what)
+            attempt(key, fn, *a)
+    row("real_cold", "real book: cold builds (all figures)",
+        lambda: (run_cmd(build_cmd(real, "--clean")),
+                 timed_builds(real, args.real_runs, ("--clean",), "real cold"))[1])
+    row("figure_cpu", "real book: CPU per figure image (bench/figure_cpu.py)",
+        bench_figure_cpu, real, work)
+    row("real_warm", "real book: warm rebuilds", bench_noop, real, args.real_runs)
+    row("real_edit", "real book: one paragraph edited, new process",
+        bench_real_edit, real, args.real_runs)
     if args.skip_browser or not Path(CHROMIUM).exists():
         errors["real_visible"] = errors["real_diagram"] = "`--skip-browser` or no Chromium"
     else:
-        log("real book: --serve, edit -> visible in Chromium")
-        attempt("real_visible", bench_real_visible, real, max(args.runs, args.real_runs))
-        log("real book: --serve, diagram script saved -> new drawing in Chromium")
-        attempt("real_diagram", bench_real_diagram_visible, real, max(args.runs, args.real_runs))
-    log("real book: PDF per edition")
-    attempt("real_pdf", bench_real_pdf, real, args.real_runs)
-    log("real book: make release, warm")
-    attempt("real_release", bench_real_release, real, args.real_runs)
+        row("real_visible", "real book: --serve, edit -> visible in Chromium",
+            bench_real_visible, real, max(args.runs, args.real_runs))
+        row("real_diagram", "real book: --serve, diagram script saved -> new drawing in Chromium",
+            bench_real_diagram_visible, real, max(args.runs, args.real_runs))
+    row("real_pdf", "real book: PDF per edition", bench_real_pdf, real, args.real_runs)
+    row("real_release", "real book: make release, warm", bench_real_release, real, args.real_runs)
 
 
 def write_real_results(path: Path, R: dict) -> None:
@@ -1307,6 +1328,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip-real", action="store_true", help="skip the real book's builds")
     ap.add_argument("--skip-browser", action="store_true", help="skip the Chromium search timing")
     ap.add_argument("--real-runs", type=int, default=3, help="timed runs of the real book (default 3)")
+    ap.add_argument("--real-rows", default="",
+                    help="comma-separated real-book rows to run (real_cold, figure_cpu, real_warm, "
+                         "real_edit, real_visible, real_diagram, real_pdf, real_release); "
+                         "default all")
     ap.add_argument("--only-real", action="store_true",
                     help="only the real book's rows (cold, warm, edit, edit → visible, PDFs, "
                          "release), reported to WORK/results-real.md unless --results is given")

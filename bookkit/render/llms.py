@@ -109,28 +109,30 @@ class LlmsOutput:
         return self._code
 
     def edition_texts(self, resolved: ResolvedBook, key: str) -> list[str]:
-        """Each chapter's plain text, in order. Cached on disk by everything the text is made
-        of (the walk over ~40 chapters costs a warm build about a tenth of its CPU time)."""
+        """Each chapter's plain text, in order. Cached on disk per chapter, by everything its
+        text is made of: the walk over ~40 chapters cost a warm build about a tenth of its CPU
+        time, and with one key per edition an edit under --serve walked the whole edition."""
         edition = resolved.editions[key]
-        wanted = {f[0] for ch in edition.chapters for f in ch.outline.figures}
-        cache_key = key_of(
-            "llms", self.code(), edition.labels_digest, key, edition.info.lang,
-            edition.info.spec.trusted, repr(sorted(edition.info.strings.items())),
-            [(ch.source.path.name, ch.digest, values_digest(ch.values))
-             for ch in edition.chapters],
-            sorted((list(k), v.description) for k, v in resolved.figures.items()
-                   if k[0] in wanted and k[1] == edition.info.lang))
-        hit = self.cache.get("llms", cache_key) if self.cache is not None else None
-        if hit is not None:
-            return hit
-        texts, failed = [], False
+        common = (self.code(), edition.labels_digest, key, edition.info.lang,
+                  edition.info.spec.trusted, repr(sorted(edition.info.strings.items())))
+        texts = []
         for chapter in edition.chapters:
-            ctx = chapter_context(resolved, edition, chapter, {})
-            text = PlainWriter(ctx, chapter.source.slug).chapter(chapter.tokens)
-            texts.append(_BLANK_RUN_RE.sub("\n\n", text))
-            failed = failed or bool(ctx.errors)   # an unknown name: the site reports it
-        if self.cache is not None and not failed:
-            self.cache.put("llms", cache_key, texts)
+            wanted = {f[0] for f in chapter.outline.figures}
+            cache_key = key_of(
+                "llms", *common, chapter.source.path.name, chapter.digest,
+                values_digest(chapter.values),
+                sorted((list(k), v.description) for k, v in resolved.figures.items()
+                       if k[0] in wanted and k[1] == edition.info.lang))
+            hit = (self.cache.get("llms", cache_key, keep=True) if self.cache is not None
+                   else None)
+            if hit is None:
+                ctx = chapter_context(resolved, edition, chapter, {})
+                hit = _BLANK_RUN_RE.sub("\n\n", PlainWriter(ctx, chapter.source.slug)
+                                        .chapter(chapter.tokens))
+                # an unknown name: the site reports it; the text is not kept
+                if self.cache is not None and not ctx.errors:
+                    self.cache.put("llms", cache_key, hit)
+            texts.append(hit)
         return texts
 
     def write(self, resolved: ResolvedBook, context: OutputContext) -> OutputReport:

@@ -222,7 +222,7 @@ def resolve_cells(chapters: list[ChapterSource], root: Path, cache: Cache, worke
         versions = versions or library_versions()
         key = key_of("cells", str(chapter.path.relative_to(root)), payload, versions)
         deps: dict = {}
-        hit = cache.get("cells", key, deps)
+        hit = cache.get("cells", key, deps, keep=True)   # read only (the scenarios' variants are reassigned each build)
         if hit is not None:
             results[chapter.number] = CellResults(chapter=chapter.number, values=hit,
                                                   deps=deps, executed=False,

@@ -255,7 +255,7 @@ def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout
                          [(c.key, list(c.options), c.default) for c in sc.choices],
                          [list(map(list, e)) for e in sc.excluded], wanted)
             deps: dict = {}
-            hit = cache.get("whatif", key, deps)
+            hit = cache.get("whatif", key, deps, keep=True)   # read only
             if hit is None:
                 # A large scenario is split so that both cores share it; each part runs the
                 # book's combination too (the reference its differences are taken against).

@@ -153,10 +153,14 @@ def test_typed_query_shows_highlighted_results_and_opens_the_section(built_site,
     page = browser.new_page()
     page.goto(site_url + "zh-tw/preface.html")
     page.keyboard.press("/")
+    # The edition's index (~0.9 MB) loads when the box takes focus; on two busy cores that
+    # took longer than `expect`'s 5 s (this test failed beside another worker, alone it
+    # passed). Typing waits for it, as `_typed` below does.
+    page.evaluate("window.bookSearch.ready.then(() => true)")
     page.keyboard.type("滑動視窗")
     # Results may first show for the part typed so far ("滑"); wait for the whole query's.
     first = page.locator("#search-results li").first
-    expect(first.locator("mark").first).to_contain_text("滑動")
+    expect(first.locator("mark").first).to_contain_text("滑動", timeout=15_000)
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
     page.wait_for_url("**/zh-tw/model-architecture.html#sec-model-architecture-window")

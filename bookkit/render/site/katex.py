@@ -94,9 +94,13 @@ class MathRenderer:
     batches, so rendering overlaps with the rest of the build.
     """
 
-    def __init__(self, root: Path, cache: Cache, process: KatexProcess | None = None) -> None:
+    def __init__(self, root: Path, cache: Cache, process: KatexProcess | None = None,
+                 known: dict | None = None) -> None:
         self.root, self.cache, self._process = root, cache, process
         self._results: dict = {}
+        # (KaTeX version, tex, display) -> html, kept by the caller across builds: a --serve
+        # rebuild looked every formula of the book up in the disk cache again (0.1 s).
+        self._known = known if known is not None else {}
         self._batches: list[list[tuple[tuple[str, bool], str]]] = []
         self._version: str | None = None
 
@@ -105,9 +109,15 @@ class MathRenderer:
             self._version = katex_version(self.root)
         todo = []
         for item in sorted(set(formulas) - self._results.keys()):
+            known = self._known.get((self._version, *item))
+            if known is not None:
+                self._results[item] = known
+                continue
             key = key_of("katex", self._version, item[0], item[1])
             hit = self.cache.get("math", key)
             self._results[item] = hit   # None until rendered
+            if hit is not None:
+                self._known[(self._version, *item)] = hit
             if hit is None:
                 todo.append((item, key))
         if not todo:
@@ -134,6 +144,7 @@ class MathRenderer:
                         else:
                             self.cache.put("math", key, out["html"])
                             self._results[item] = out["html"]
+                            self._known[(self._version, *item)] = out["html"]
                 self._batches = []
         return self._results
 

@@ -17,6 +17,7 @@ from bookkit.render.site import whatif_data as whatif
 from bookkit.render.site.minify import SUFFIXES as minify_suffixes
 from bookkit.render.site.html import RenderContext, collect_math, fill_math, render_chapter
 from bookkit.locale.text import chapter_context, values_digest
+from bookkit.util.fsutil import read_bytes_kept
 from bookkit.render.site.pages import (SiteConfig, asset_version, environment, render_pages,
                                         sitemap, templates_version)
 
@@ -131,7 +132,7 @@ class SiteRenderer:
                 if rendered.whatif is not None:
                     files[f"{prefix}{chapter.source.slug}.whatif.js"] = rendered.whatif
                 for site_path, source in rendered.assets.items():
-                    files[prefix + site_path] = source.read_bytes()
+                    files[prefix + site_path] = read_bytes_kept(source)
                 has_math[chapter.source.slug] = 'class="katex' in rendered.body
                 errors.extend(rendered.errors)
             if errors:
@@ -162,8 +163,8 @@ class SiteRenderer:
                     sitemap_urls.append(prefix + (name if name != "index.html" else ""))
             for (fid, lang), image in resolved.figures.items():
                 if lang == edition.info.lang:
-                    files[f"{prefix}figures/{fid}.{lang}.svg"] = (image.site_svg
-                                                                  or image.svg).read_bytes()
+                    files[f"{prefix}figures/{fid}.{lang}.svg"] = read_bytes_kept(
+                        image.site_svg or image.svg)
             page_count += len(pages)
         if errors:
             raise BuildError(None, None, "\n".join(e.render() for e in _unique(errors)))
@@ -183,7 +184,7 @@ def static_files(root: Path, minify: Callable[[dict], dict] | None = None) -> di
     for path in sorted(static.rglob("*")):
         if path.is_file():
             name = "static/" + path.relative_to(static).as_posix()
-            files[name] = path.read_bytes()
+            files[name] = read_bytes_kept(path)
             if path.suffix in minify_suffixes:
                 ours[name] = (path, files[name])
     if minify is not None and ours:
@@ -193,10 +194,10 @@ def static_files(root: Path, minify: Callable[[dict], dict] | None = None) -> di
         src = node / source
         if not src.is_file():
             raise BuildError(src, None, "front-end dependency missing", "run `make setup` (npm ci)")
-        files["static/" + target] = src.read_bytes()
+        files["static/" + target] = read_bytes_kept(src)
     fonts = node / "katex" / "dist" / "fonts"
     for path in sorted(fonts.glob("*.woff2")):
-        files["static/katex/fonts/" + path.name] = path.read_bytes()
+        files["static/katex/fonts/" + path.name] = read_bytes_kept(path)
     return files
 
 
