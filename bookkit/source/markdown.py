@@ -348,6 +348,24 @@ def parse(text: str) -> tuple[list[Token], dict]:
     return tokens, env
 
 
+@lru_cache(maxsize=1)
+def parser_digest() -> str:
+    """What a parse depends on besides the text: this module and the modules of its own it
+    calls, and the versions of markdown-it and its plugins. Part of the key of a parse kept in
+    the cache (`resolve.book.Resolver.parsed`)."""
+    import hashlib
+    import importlib.metadata as md
+    from pathlib import Path
+    from bookkit import model
+    from bookkit.source import typed_numbers
+    h = hashlib.sha256()
+    for path in (__file__, model.__file__, typed_numbers.__file__):
+        h.update(Path(path).read_bytes())
+    for name in ("markdown-it-py", "mdit-py-plugins"):
+        h.update(md.version(name).encode())
+    return h.hexdigest()
+
+
 #: Blocks whose lines are not prose: code, display math, front matter. (Raw HTML blocks are
 #: read: the checks look at their ids, and at the text of a comment.)
 NOT_PROSE_BLOCKS = frozenset({"fence", "code_block", "math_block", "math_block_label",

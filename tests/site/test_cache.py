@@ -165,3 +165,48 @@ def test_cache_store_stages_flushes_and_survives_a_corrupt_file(tmp_path):
     broken.put("math", "k2", 2)
     broken.flush()                                            # replaces the broken file
     assert Cache(tmp_path / "c").get("math", "k2") == 2
+
+
+def test_a_new_process_reads_each_chapter_parse_from_the_cache(book_copy, tmp_path, monkeypatch):
+    """A chapter parsed once is read back from the cache in a new process (a new Resolver on
+    the same cache) with the same tokens; an edit parses that chapter alone again, and its one
+    cache entry is replaced, not added to."""
+    from bookkit.load.config import load_book
+    from bookkit.resolve import book as resolve_book
+    from bookkit.source import markdown
+    from bookkit.util.cache import Cache
+
+    root = book_copy
+    chapters = load_book(root, ["zh"]).original.chapters
+    cache_dir = tmp_path / "cache"
+
+    def parse_all() -> tuple[list, list]:
+        parsed: list = []
+        real = markdown.parse
+        monkeypatch.setattr(resolve_book, "parse", lambda text: parsed.append(text) or real(text))
+        cache = Cache(cache_dir)
+        resolver = resolve_book.Resolver(root, cache, 1, 60.0)
+        tokens = [resolver.parsed(c)[1] for c in load_book(root, ["zh"]).original.chapters]
+        cache.close()
+        return parsed, tokens
+
+    first, tokens_first = parse_all()
+    assert len(first) == len(chapters) > 10
+    again, tokens_again = parse_all()
+    assert again == []                                  # every chapter from the cache
+    assert [[t.as_dict() for t in ts] for ts in tokens_again] == [
+        [t.as_dict() for t in ts] for ts in tokens_first]
+    entries = Cache(cache_dir)._conn().execute(
+        "SELECT COUNT(*) FROM entries WHERE kind = 'parsed'").fetchone()[0]
+    edited = chapters[3].path
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n\nOne more sentence.\n",
+                      encoding="utf-8")
+    after_edit, tokens_edit = parse_all()
+    assert len(after_edit) == 1 and after_edit[0].endswith("One more sentence.\n")
+    assert any("One more sentence." in t.content for t in tokens_edit[3])
+    assert Cache(cache_dir)._conn().execute(
+        "SELECT COUNT(*) FROM entries WHERE kind = 'parsed'").fetchone()[0] == entries
+    # a change to the parser's code is a different key: everything is parsed again
+    monkeypatch.setattr(resolve_book, "parser_digest", lambda: "another parser")
+    changed_parser, _ = parse_all()
+    assert len(changed_parser) == len(chapters)
