@@ -75,7 +75,7 @@ class Builder:
         self.search = self.outputs["search"].indexer
         self.writer = TreeWriter(options.out)
         self._known_math: dict = {}          # formulas KaTeX rendered, across builds
-        self._formulas: dict[tuple, tuple] = {}   # a chapter's inputs -> (them, its formulas)
+        self._formulas: dict[tuple, tuple] = {}   # (edition, chapter) -> (inputs..., formulas)
 
     def log(self, message: str) -> None:
         if not self.opt.quiet:
@@ -212,17 +212,15 @@ class Builder:
         changed: its tokens and values (the same objects while unchanged), its what-if
         variants, its edition's number conventions. Walking every chapter's tokens was 0.15 s
         of each --serve rebuild."""
-        inputs = (chapter.tokens, chapter.values, edition.info.spec.number_lang,
-                  edition.info.lang, tuple(sorted((name, sc.digest) for name, sc in
-                                                  (chapter.scenarios or {}).items())))
+        conventions = (edition.info.spec.number_lang, edition.info.lang,
+                       sorted((name, sc.digest) for name, sc in (chapter.scenarios or {}).items()))
         slot = (edition.info.spec.id, chapter.source.number)
         known = self._formulas.get(slot)
-        if known is not None and len(known[0]) == len(inputs) and all(
-                a is b or (not isinstance(a, (list, dict)) and a == b)
-                for a, b in zip(known[0], inputs)):
-            return known[1]
+        if (known is not None and known[0] is chapter.tokens and known[1] is chapter.values
+                and known[2] == conventions):
+            return known[3]
         found = formulas(resolved, edition, chapter)
-        self._formulas[slot] = (inputs, found)
+        self._formulas[slot] = (chapter.tokens, chapter.values, conventions, found)
         return found
 
     def source_warnings(self, resolved: ResolvedBook) -> list[str]:

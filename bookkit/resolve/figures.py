@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bookkit.util.cache import Cache, key_of, library_versions
-from bookkit.util.fsutil import read_bytes_kept
+from bookkit.util.fsutil import kept_while_unchanged, read_bytes_kept
 from bookkit.locale.languages import LANGUAGES, find as find_language
 from bookkit.model import BuildError, FigureImage
 from bookkit.resolve.workers import DependencyRecorder, JobResult, run_pool
@@ -46,22 +46,12 @@ class FigureTask:
 def script_inputs(script: Path) -> tuple[str, ...]:
     """The names of the chapter's cell values a script asks for: `INPUTS = ("a", "b")`, read
     from its source without running it (the parent decides what to draw before forking).
-    Remembered per file stamp: parsing the book's ~200 scripts took 0.7 s of every --serve
-    rebuild, for scripts that had not changed."""
+    Kept while the file is unchanged: parsing the book's ~200 scripts took 0.7 s of every
+    --serve rebuild, for scripts that had not changed."""
     try:
-        stat = script.stat()
+        return kept_while_unchanged(script, _read_inputs)
     except OSError:
         return ()
-    stamp = (stat.st_mtime_ns, stat.st_size)
-    remembered = _INPUTS_MEMO.get(script)
-    if remembered is not None and remembered[0] == stamp:
-        return remembered[1]
-    names = _read_inputs(script)
-    _INPUTS_MEMO[script] = (stamp, names)
-    return names
-
-
-_INPUTS_MEMO: dict[Path, tuple[tuple[int, int], tuple[str, ...]]] = {}
 
 
 def _read_inputs(script: Path) -> tuple[str, ...]:
@@ -95,16 +85,14 @@ class FigureWords:
 
 def load_figure_words(folder: Path) -> dict[str, FigureWords]:
     """`folder/figures.yml`: {script stem: {key: text}}; {} when the edition has none."""
-    import yaml
-    path = folder / FIGURE_WORDS
-    try:
-        stat = path.stat()
+    try:   # --serve: parsed once per edit of the file
+        return kept_while_unchanged(folder / FIGURE_WORDS, _read_figure_words)
     except FileNotFoundError:
         return {}
-    stamp = (stat.st_mtime_ns, stat.st_size)
-    remembered = _WORDS_MEMO.get(path)
-    if remembered is not None and remembered[0] == stamp:   # --serve: parsed once per edit
-        return remembered[1]
+
+
+def _read_figure_words(path: Path) -> dict[str, FigureWords]:
+    import yaml
     text = path.read_text(encoding="utf-8")
     # One parse (the nodes give the lines, the same nodes the values), with libyaml when
     # PyYAML has it: the pure-Python parser took ~0.3 s a file.
@@ -154,11 +142,7 @@ def load_figure_words(folder: Path) -> dict[str, FigureWords]:
             raise BuildError(path, line, f"`{stem}` must be a table of texts (key: text)",
                              "indent its keys under the script name; quote numbers")
         words[stem] = FigureWords(stem, {str(k): v for k, v in table.items()}, path, line)
-    _WORDS_MEMO[path] = (stamp, words)
     return words
-
-
-_WORDS_MEMO: dict[Path, tuple[tuple, dict]] = {}
 
 
 def figure_words(stem: str, folders: list[Path], memo: dict) -> FigureWords | None:

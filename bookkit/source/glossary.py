@@ -86,19 +86,15 @@ def form_pattern(form: str) -> re.Pattern:
 
 
 def glossary_for(edition_dir: Path) -> list[Term]:
-    """The glossary of an edition folder, or no terms when it has none. Remembered per file
-    stamp: reading the YAML twice took 0.3 s of every --serve rebuild (the search index asks
-    for the synonyms each time)."""
-    path = Path(edition_dir) / GLOSSARY_FILE
+    """The glossary of an edition folder, or no terms when it has none. Kept while the file is
+    unchanged: reading the YAML twice took 0.3 s of every --serve rebuild (the search index
+    asks for the synonyms each time)."""
+    from bookkit.util.fsutil import kept_while_unchanged
     try:
-        stat = path.stat()
-    except OSError:
+        return list(kept_while_unchanged(Path(edition_dir) / GLOSSARY_FILE, _terms))
+    except FileNotFoundError:
         return []
-    stamp = (stat.st_mtime_ns, stat.st_size)
-    remembered = _GLOSSARY_MEMO.get(path)
-    if remembered is None or remembered[0] != stamp:
-        remembered = _GLOSSARY_MEMO[path] = (stamp, tuple(load_glossary(path)))
-    return list(remembered[1])
 
 
-_GLOSSARY_MEMO: dict[Path, tuple[tuple[int, int], tuple[Term, ...]]] = {}
+def _terms(path: Path) -> tuple[Term, ...]:
+    return tuple(load_glossary(path))

@@ -7,6 +7,9 @@ import os
 import shutil
 import signal
 from pathlib import Path
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
 
 #: Tests stop a swap between its steps with this set to a step's name (see `_step`): the
 #: process kills itself there, as a power cut or SIGKILL would.
@@ -73,19 +76,27 @@ def _step(name: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-_READ_MEMO: dict[str, tuple[tuple[int, int, int], bytes]] = {}
+# (path, reader) -> (the file's inode, size and mtime, what the reader made of it)
+_KEPT: dict[tuple[str, Callable], tuple[tuple[int, int, int], object]] = {}
+
+
+def kept_while_unchanged(path: Path, read: Callable[[Path], T]) -> T:
+    """`read(path)`, the same object again while the file is unchanged (its inode, size and
+    modification time). `--serve` rebuilds after every save; this is how it skips re-reading
+    and re-parsing the files the save did not touch (figure scripts' `INPUTS`, glossaries,
+    figures.yml, and file bytes the tree writer then knows without hashing them again).
+    A missing file raises FileNotFoundError; a reader's error is raised and nothing kept."""
+    stat = os.stat(path)
+    stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    key = (os.fspath(path), read)
+    known = _KEPT.get(key)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    value = read(Path(path))
+    _KEPT[key] = (stamp, value)
+    return value
 
 
 def read_bytes_kept(path: Path) -> bytes:
-    """`path.read_bytes()`, the same bytes object while the file is unchanged (its inode, size
-    and modification time): the tree writer knows an object it wrote before without hashing it
-    again, which for the ~900 figure images of the book was most of a --serve rebuild's write."""
-    stat = os.stat(path)
-    stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
-    key = os.fspath(path)
-    known = _READ_MEMO.get(key)
-    if known is not None and known[0] == stamp:
-        return known[1]
-    data = Path(path).read_bytes()
-    _READ_MEMO[key] = (stamp, data)
-    return data
+    """`path.read_bytes()`, the same bytes object while the file is unchanged."""
+    return kept_while_unchanged(path, Path.read_bytes)
