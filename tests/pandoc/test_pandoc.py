@@ -128,6 +128,19 @@ def test_preflight_math_and_code_roles(tmp_path):
         fonts.preflight([f], fs)
 
 
+def test_preflight_remembers_a_character_per_role(tmp_path):
+    """The preflight looks each character up once, but per role: '˪' (U+02EA) is in the zh
+    edition's serif font, not in its mono font, so after a line of body text that has it, the
+    same character in code is still reported."""
+    fs = fonts.fontset_for(_spec("zh"))
+    f = tmp_path / "x.md"
+    f.write_text("正文 ˪ 正文 ˪\n\n```\nx ˪\n```\n", encoding="utf-8")
+    with pytest.raises(fonts.CoverageError, match=r"x.md:4: character U\+02EA .*DejaVu Sans Mono"):
+        fonts.preflight([f], fs)
+    f.write_text("正文 ˪ 正文 ˪\n", encoding="utf-8")
+    assert fonts.preflight([f], fs) == 6     # every character counted, repeated ones too
+
+
 # ------------------------------------------------------------------ PDF
 @pytest.mark.parametrize("ed", EDITIONS)
 def test_pdf_text_titles_numbers_and_figures(built_pdfs, ed):
@@ -222,6 +235,28 @@ def test_pdf_preflight_failure_keeps_previous_output(tmp_path):
         P.build_pdf(src, info=_info(src), out=out, log=lambda *_: None)
     assert out.read_bytes() == b"previous build"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["book.pdf", "en"]  # no stray temp files
+
+
+def test_pdf_build_starts_from_the_last_builds_cross_references(tmp_path):
+    """With `aux_dir`, the cross-reference files of one build seed the next: unchanged text
+    takes one XeLaTeX run instead of several, and gives the same PDF. Kept files that break
+    LaTeX are dropped and the build starts from nothing (and keeps the good files after)."""
+    src = _copy_fixture("en", tmp_path)
+    aux = tmp_path / "aux"
+    first = P.build_pdf(src, info=_info(src), out=tmp_path / "a.pdf", chapter=2, aux_dir=aux,
+                        log=lambda *_: None)
+    assert first.latex_runs >= 2 and (aux / "book.aux").is_file()
+    again = P.build_pdf(src, info=_info(src), out=tmp_path / "b.pdf", chapter=2, aux_dir=aux,
+                        log=lambda *_: None)
+    assert again.latex_runs == 1
+    assert (tmp_path / "a.pdf").read_bytes() == (tmp_path / "b.pdf").read_bytes()
+    good = (aux / "book.aux").read_text(encoding="utf-8")
+    (aux / "book.aux").write_text("\\relax\n\\undefinedmacroxyz\n", encoding="utf-8")
+    broken = P.build_pdf(src, info=_info(src), out=tmp_path / "c.pdf", chapter=2, aux_dir=aux,
+                         log=lambda *_: None)
+    assert broken.latex_runs >= 2
+    assert (tmp_path / "c.pdf").read_bytes() == (tmp_path / "a.pdf").read_bytes()
+    assert (aux / "book.aux").read_text(encoding="utf-8") == good
 
 
 def test_pdf_chapter_build_flags_unknown_reference(tmp_path):

@@ -41,9 +41,13 @@ class PdfOutput(_BookOutput):
         from bookkit.render.pandoc import convert as pandoc
         (edition,) = resolved.outputs
         src = self.sources(resolved, context)
+        # Beside the sources (which are replaced as a whole on every export), one folder per
+        # book or chapter build: their page references differ.
+        aux_dir = src.with_name(src.name + ".latex-aux") / (
+            "book" if context.chapter is None else f"ch{context.chapter:02d}")
         result = pandoc.build_pdf(src, context.out, chapter=context.chapter,
                                   keep_tex=context.options.get("keep_tex"),
-                                  info=resolved.editions[edition].info)
+                                  aux_dir=aux_dir, info=resolved.editions[edition].info)
         return OutputReport(self.name, written=[result.output],
                             details={"result": result})
 
