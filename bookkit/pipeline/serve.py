@@ -318,6 +318,12 @@ def serve(builder: Builder, port: int) -> int:
         return 2
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     try:
+        if (builder.root / CONFIG_DIR / "figures").is_dir():
+            # Before the first build, not after it: the watcher starts after that build, and
+            # an edit made while this ran would be missed. Each saved figure script is then
+            # drawn by workers forked with matplotlib loaded (~1.3 s less per rebuild).
+            from bookkit.resolve.figures import warm_up_drawing
+            warm_up_drawing()
         rebuild(builder, state, "start")
         thread.start()
         print(f"serving http://127.0.0.1:{port}/ (Ctrl+C stops)", file=sys.stderr, flush=True)

@@ -141,6 +141,31 @@ def test_preflight_remembers_a_character_per_role(tmp_path):
     assert fonts.preflight([f], fs) == 6     # every character counted, repeated ones too
 
 
+def test_preflight_remembers_the_files_that_passed(tmp_path, monkeypatch):
+    """With a folder to keep them in, files that passed are not parsed again while their text
+    (and the fonts) are unchanged; an edited file is, and its new character is reported."""
+    fs = fonts.fontset_for(_spec("zh"))
+    files = [tmp_path / "a.md", tmp_path / "b.md"]
+    files[0].write_text("# 标题 {#sec-a .unnumbered}\n\n正文一。\n", encoding="utf-8")
+    files[1].write_text("正文二，`code`。\n", encoding="utf-8")
+    keep = tmp_path / "keep"
+    parsed = []
+    real = fonts._segments
+    monkeypatch.setattr(fonts, "_segments", lambda text: parsed.append(text) or real(text))
+    first = fonts.preflight(files, fs, keep=keep)
+    assert len(parsed) == 2 and first > 10
+    parsed.clear()
+    assert fonts.preflight(files, fs, keep=keep) == first and parsed == []
+    files[1].write_text("正文二 \U00013000。\n", encoding="utf-8")
+    with pytest.raises(fonts.CoverageError, match=r"b.md:1: character U\+13000"):
+        fonts.preflight(files, fs, keep=keep)
+    assert len(parsed) == 1
+    files[1].write_text("正文二。\n", encoding="utf-8")
+    parsed.clear()
+    fonts.preflight(files, fonts.fontset_for(_spec("en")), keep=keep)
+    assert len(parsed) == 2                                     # other fonts: checked again
+
+
 # ------------------------------------------------------------------ PDF
 @pytest.mark.parametrize("ed", EDITIONS)
 def test_pdf_text_titles_numbers_and_figures(built_pdfs, ed):
@@ -257,6 +282,50 @@ def test_pdf_build_starts_from_the_last_builds_cross_references(tmp_path):
     assert broken.latex_runs >= 2
     assert (tmp_path / "c.pdf").read_bytes() == (tmp_path / "a.pdf").read_bytes()
     assert (aux / "book.aux").read_text(encoding="utf-8") == good
+
+
+@pytest.mark.parametrize("ed", EDITIONS)
+def test_chapter_by_chapter_latex_is_one_pandoc_runs(ed, tmp_path, monkeypatch):
+    """`pandoc_latex` converts each chapter on its own and fills the template around them: the
+    LaTeX is the same as one Pandoc run over the whole book makes. With a folder to keep the
+    chapters in, a second build runs Pandoc once (the template) and an edited chapter once
+    more."""
+    src = _copy_fixture(ed, tmp_path)
+    source = P.load_source(src)
+    files = P.select_chapters(source, None)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "latex.lua").write_text(P.lua_filter("latex.lua"), encoding="utf-8")
+    options = ["--from", P.reader_format(False), "--to", "latex", "--top-level-division=chapter",
+               "--metadata-file", str(source.metadata_file), "--lua-filter",
+               str(work / "latex.lua"), "--resource-path", str(src),
+               "--syntax-highlighting=default", "--fail-if-warnings", "-V", "toc-depth=1"]
+    whole = subprocess.run([P.pandoc_exe(), *map(str, files), *options, "--standalone",
+                            "--template", str(P.TEMPLATE), "-o", "one.tex"], cwd=work,
+                           capture_output=True, text=True)
+    assert whole.returncode == 0, whole.stderr
+    one_run = (work / "one.tex").read_text(encoding="utf-8")
+    keep = tmp_path / "keep"
+    assert P.pandoc_latex(files, options, work, src, keep) == one_run
+    assert "\\chapter" in one_run and len(files) >= 3
+
+    runs = []
+    real_run = P._run
+    monkeypatch.setattr(P, "_run", lambda cmd, **kw: runs.append(cmd) or real_run(cmd, **kw))
+    # a build's own folder (where its filters are written) differs from the last build's
+    other = tmp_path / "work2"
+    shutil.copytree(work, other)
+    options = [o.replace(str(work), str(other)) for o in options]
+    work = other
+    assert P.pandoc_latex(files, options, work, src, keep) == one_run
+    assert len(runs) == 1                                  # the template only
+    edited = files[1]
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nOne more paragraph.\n",
+                      encoding="utf-8")
+    runs.clear()
+    assert "One more paragraph." in P.pandoc_latex(files, options, work, src, keep)
+    assert len(runs) == 2 and str(edited) in runs[0]
+    assert len(list(keep.glob("*.tex"))) == len(files)     # the old chapter's file is gone
 
 
 def test_pdf_chapter_build_flags_unknown_reference(tmp_path):

@@ -210,3 +210,30 @@ def test_a_new_process_reads_each_chapter_parse_from_the_cache(book_copy, tmp_pa
     monkeypatch.setattr(resolve_book, "parser_digest", lambda: "another parser")
     changed_parser, _ = parse_all()
     assert len(changed_parser) == len(chapters)
+
+
+def test_a_saved_diagram_re_renders_only_the_chapters_that_show_it(book_copy, warm_cache,
+                                                                     tmp_path, monkeypatch):
+    """Under --serve (one Builder), saving a diagram script redraws it and re-renders the one
+    chapter per edition that shows it, with its new text alternative; the other chapters'
+    HTML comes from memory."""
+    from bookkit.render.site import renderer
+    builder = Builder(BuildOptions(root=book_copy, out=tmp_path / "site", quiet=True,
+                                   cache_dir=warm_cache))
+    builder.build()
+    rendered = []
+    real = renderer.render_chapter
+    monkeypatch.setattr(renderer, "render_chapter",
+                        lambda tokens, env, ctx: rendered.append(ctx.chapter.path.name)
+                        or real(tokens, env, ctx))
+    script = book_copy / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
+    script.write_text(script.read_text(encoding="utf-8") + (
+        "\n_describe_before = describe\n\n\ndef describe(t):\n"
+        "    return _describe_before(t) + ' MARK-7431'\n"), encoding="utf-8")
+    builder.build()
+    assert sorted(builder.resolver.drawn_figures) == [
+        f"fig-datacenter-networks-ring-steps|{lang}" for lang in ("en", "zh-Hans", "zh-Hant")]
+    assert rendered == ["07-datacenter-networks.md"] * 3
+    for page in ("datacenter-networks.html", "en/datacenter-networks.html",
+                 "zh-tw/datacenter-networks.html"):
+        assert "MARK-7431" in (tmp_path / "site" / page).read_text(encoding="utf-8"), page

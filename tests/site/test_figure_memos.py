@@ -158,3 +158,32 @@ def test_a_missing_glyph_still_warns():
         warnings.simplefilter("always")
         _svg(fig)
     assert any("missing from" in str(w.message) for w in caught)
+
+
+def test_a_figure_drawn_after_the_warm_up_has_the_same_bytes(tmp_path):
+    """`warm_up_drawing` (a --serve process, and a build's parent before it forks its
+    workers) loads fonts and fills memos with its own probe text: a figure drawn after it, in
+    each language, is byte for byte the one a fresh process draws."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    program = f"""
+import sys
+sys.path.insert(0, {str(root)!r})
+from pathlib import Path
+from bookkit.resolve import figures as F
+if sys.argv[1] == "warm":
+    F.warm_up_drawing()
+words = F.load_figure_words(Path({str(root)!r}) / sys.argv[2])["ch07_ring_allreduce"].table
+result = F.draw_figure({str(root / "manuscripts" / "figures" / "ch07_ring_allreduce.py")!r},
+                       sys.argv[3], {str(root)!r}, ("svg",), (), words)
+assert result.ok, result.error
+sys.stdout.buffer.write(result.value["svg"])
+"""
+    for folder, lang in (("book-en", "en"), ("manuscripts", "zh-Hans"), ("book-zh-tw", "zh-Hant")):
+        drawn = {how: subprocess.run([sys.executable, "-c", program, how, folder, lang],
+                                     capture_output=True, check=True, cwd=tmp_path).stdout
+                 for how in ("cold", "warm")}
+        assert len(drawn["cold"]) > 10_000 and b"<svg" in drawn["cold"]
+        assert drawn["warm"] == drawn["cold"], lang

@@ -170,6 +170,17 @@ def _find_in_sources(files, needle: str) -> tuple[Path, int] | None:
 
 
 # ====================================================================== tools
+_PANDOC_VERSION: list[str] = []
+
+
+def pandoc_version() -> str:
+    """`pandoc --version`'s first line (keys what a Pandoc run's output is kept under)."""
+    if not _PANDOC_VERSION:
+        res = _run([pandoc_exe(), "--version"])
+        _PANDOC_VERSION.append((res.stdout.splitlines() or ["pandoc ?"])[0])
+    return _PANDOC_VERSION[0]
+
+
 def pandoc_exe() -> str:
     venv = REPO / ".venv" / "bin" / "pandoc"
     if venv.exists():
@@ -522,6 +533,90 @@ def _same_edition(source, edition: str) -> None:
                          f"{written!r}")
 
 
+#: what a chapter's Pandoc run prints (`pandoc_latex`): the template variables the book's
+#: template takes from the body, then the body
+FRAGMENT_TEMPLATE = ("$if(highlighting-macros)$highlighting-macros\n$endif$"
+                     "$if(strikeout)$strikeout\n$endif$%% bookkit-body\n$body$\n")
+BODY_SLOT = "%% bookkit-body"
+
+
+def _pandoc(cmd: list[str], cwd: Path, root: Path) -> None:
+    res = _run(cmd, cwd=cwd)
+    if res.returncode != 0:
+        msgs = _pandoc_warnings(res.stderr, root) or [f"pandoc exited {res.returncode}"]
+        raise BuildError(None, None, "\n".join(msgs))
+
+
+def pandoc_latex(files: list[Path], options: list[str], tmp: Path, root: Path,
+                 keep: Path | None = None) -> str:
+    """The book's LaTeX: each chapter converted by its own Pandoc run (two at a time, and
+    taken from `keep` when that chapter, the options and the filters are unchanged), then
+    the book's template filled around them.
+
+    Why by hand: one Pandoc run over the whole book took ~14 s (its reader and the Lua
+    filters walk ~1.5 MB), for every PDF build, though an author changes one chapter at a
+    time. Chapters are independent in the sources (footnote labels carry the chapter's
+    prefix, headings their own ids), so the same text comes out (tested against one run).
+    What the template takes from the body (highlighting macros, strikeout) is collected from
+    the chapters and given to one Pandoc run of the template over an empty document."""
+    from concurrent.futures import ThreadPoolExecutor
+    (tmp / "fragment.latex").write_text(FRAGMENT_TEMPLATE, encoding="utf-8")
+    filters = [Path(options[i + 1]).read_bytes() for i, o in enumerate(options)
+               if o == "--lua-filter"]
+    # The filters by their text, not their path: they are written into each build's own
+    # temporary folder.
+    stable = [o.replace(str(tmp), "<build>") for o in options]
+    base = hashlib.sha256(repr((pandoc_version(), stable, FRAGMENT_TEMPLATE)).encode()
+                          + b"".join(filters)).hexdigest()
+    wanted = {f: hashlib.sha256(base.encode() + Path(f).read_bytes()).hexdigest()[:32]
+              for f in files}
+
+    def convert(f: Path) -> str:
+        kept = keep / f"{wanted[f]}.tex" if keep is not None else None
+        if kept is not None and kept.is_file():
+            return kept.read_text(encoding="utf-8")
+        out = tmp / f"{Path(f).stem}.fragment.tex"
+        _pandoc([pandoc_exe(), str(f), *options, "--standalone", "--template",
+                 "fragment.latex", "-o", str(out)], tmp, root)
+        text = out.read_text(encoding="utf-8")
+        if kept is not None:
+            keep.mkdir(parents=True, exist_ok=True)
+            kept.with_suffix(".part").write_text(text, encoding="utf-8")
+            os.replace(kept.with_suffix(".part"), kept)
+        return text
+
+    with ThreadPoolExecutor(max_workers=max(1, min(len(files), os.cpu_count() or 1))) as pool:
+        fragments = list(pool.map(convert, files))
+    if keep is not None and keep.is_dir():    # only the current chapters' files are kept
+        current = {f"{d}.tex" for d in wanted.values()}
+        for old in keep.glob("*.tex"):
+            if old.name not in current:
+                old.unlink(missing_ok=True)
+    variables, bodies = set(), []
+    for text in fragments:
+        head, _, body = text.partition(BODY_SLOT + "\n")
+        variables.update(head.split())
+        bodies.append(body[:-1] if body.endswith("\n") else body)
+    # An empty document with a highlighted code block and a strikeout, if a chapter had
+    # them, makes Pandoc set the same template variables as the whole book would.
+    probe = "\n\n".join(["```python\nx\n```"] * ("highlighting-macros" in variables)
+                         + ["~~x~~"] * ("strikeout" in variables)) + "\n"
+    (tmp / "probe.md").write_text(probe, encoding="utf-8")
+    template = TEMPLATE.read_text(encoding="utf-8")
+    if template.count("\n$body$\n") != 1:
+        raise BuildError(TEMPLATE, None, "the template must have `$body$` alone on one line, "
+                         "once (the PDF build fills it with the chapters)")
+    (tmp / "book.latex").write_text(template.replace("\n$body$\n", f"\n{BODY_SLOT}\n"),
+                                    encoding="utf-8")
+    _pandoc([pandoc_exe(), "probe.md", *options, "--standalone", "--template", "book.latex",
+             "-o", "book-frame.tex"], tmp, root)
+    frame = (tmp / "book-frame.tex").read_text(encoding="utf-8")
+    before, slot, after = frame.partition(f"\n{BODY_SLOT}\n")
+    if not slot:
+        raise BuildError(TEMPLATE, None, "Pandoc dropped the body's place from the template")
+    return before + "\n" + "\n\n".join(bodies) + "\n" + after
+
+
 def _seed_aux(aux_dir: Path | None, aux_files: list[Path]) -> bool:
     """Copy the cross-reference files an earlier build kept in `aux_dir` next to book.tex;
     True if there were any."""
@@ -566,7 +661,8 @@ def build_pdf(src: Path, out: Path, *, info, chapter: int | None = None,
     files = select_chapters(source, chapter)
     fs = _fonts.fontset_for(ed.spec)
     try:
-        nchars = _fonts.preflight(files, fs, source.metadata_file)
+        nchars = _fonts.preflight(files, fs, source.metadata_file,
+                                  aux_dir / "preflight" if aux_dir is not None else None)
     except _fonts.CoverageError as exc:
         raise BuildError(None, None, str(exc)) from exc
     log(f"preflight: {nchars} characters covered by {fs.serif}/{fs.cjk_serif} and friends")
@@ -596,12 +692,11 @@ def build_pdf(src: Path, out: Path, *, info, chapter: int | None = None,
             if (source.root / sub).is_dir():
                 os.symlink((source.root / sub).resolve(), tmp / sub)
         tex = tmp / "book.tex"
-        cmd = [pandoc_exe(), *map(str, files), "--from", reader_format(ed.spec.trusted),
-               "--to", "latex",
-               "--standalone", "--template", str(TEMPLATE), "--top-level-division=chapter",
+        options = ["--from", reader_format(ed.spec.trusted), "--to", "latex",
+               "--top-level-division=chapter",
                "--metadata-file", str(source.metadata_file), *filters,
                "--resource-path", str(source.root), "--syntax-highlighting=default",
-               "--fail-if-warnings", "-o", str(tex),
+               "--fail-if-warnings",
                "-V", f"latin-serif={fs.serif}", "-V", f"latin-serif-features={fs.serif_features}",
                "-V", f"latin-serif-fallback={fs.serif_fallback}",
                "-V", f"latin-sans={fs.sans}",
@@ -615,15 +710,12 @@ def build_pdf(src: Path, out: Path, *, info, chapter: int | None = None,
                "-V", f"date-label={latex_text(ed.strings['date'])}",
                "-M", f"version={version}", "-M", f"date={date}", "-V", "toc-depth=1"]
         if ed.spec.is_cjk:
-            cmd += ["-V", "cjk-indent=true"]
+            options += ["-V", "cjk-indent=true"]
         if chapter is not None:
-            cmd += ["-V", "proof=true"]
-        res = _run(cmd, cwd=tmp)
-        if res.returncode != 0:
-            msgs = _pandoc_warnings(res.stderr, source.root) or [f"pandoc exited {res.returncode}"]
-            raise BuildError(None, None, "\n".join(msgs))
-        tex.write_text(keep_table_rows_together(short_tables_as_floats(tex.read_text(encoding="utf-8"))),
-                       encoding="utf-8")
+            options += ["-V", "proof=true"]
+        latex = pandoc_latex(files, options, tmp, source.root,
+                             aux_dir / "pandoc" if aux_dir is not None else None)
+        tex.write_text(keep_table_rows_together(short_tables_as_floats(latex)), encoding="utf-8")
         if keep_tex:
             Path(keep_tex).mkdir(parents=True, exist_ok=True)
             shutil.copy(tex, Path(keep_tex) / "book.tex")
