@@ -561,13 +561,14 @@ def pandoc_latex(files: list[Path], options: list[str], tmp: Path, root: Path,
     the chapters and given to one Pandoc run of the template over an empty document."""
     from concurrent.futures import ThreadPoolExecutor
     (tmp / "fragment.latex").write_text(FRAGMENT_TEMPLATE, encoding="utf-8")
-    filters = [Path(options[i + 1]).read_bytes() for i, o in enumerate(options)
-               if o == "--lua-filter"]
+    # the files the options name (filters, metadata) by their contents
+    named = [Path(options[i + 1]).read_bytes() for i, o in enumerate(options)
+               if o in ("--lua-filter", "--metadata-file")]
     # The filters by their text, not their path: they are written into each build's own
     # temporary folder.
     stable = [o.replace(str(tmp), "<build>") for o in options]
     base = hashlib.sha256(repr((pandoc_version(), stable, FRAGMENT_TEMPLATE)).encode()
-                          + b"".join(filters)).hexdigest()
+                          + b"".join(named)).hexdigest()
     wanted = {f: hashlib.sha256(base.encode() + Path(f).read_bytes()).hexdigest()[:32]
               for f in files}
 
