@@ -561,11 +561,10 @@ def pandoc_latex(files: list[Path], options: list[str], tmp: Path, root: Path,
     the chapters and given to one Pandoc run of the template over an empty document."""
     from concurrent.futures import ThreadPoolExecutor
     (tmp / "fragment.latex").write_text(FRAGMENT_TEMPLATE, encoding="utf-8")
-    # the files the options name (filters, metadata) by their contents
+    # Keyed on the text of the files the options name (filters, metadata), not on their
+    # paths: the filters are written into each build's own temporary folder.
     named = [Path(options[i + 1]).read_bytes() for i, o in enumerate(options)
-               if o in ("--lua-filter", "--metadata-file")]
-    # The filters by their text, not their path: they are written into each build's own
-    # temporary folder.
+             if o in ("--lua-filter", "--metadata-file")]
     stable = [o.replace(str(tmp), "<build>") for o in options]
     base = hashlib.sha256(repr((pandoc_version(), stable, FRAGMENT_TEMPLATE)).encode()
                           + b"".join(named)).hexdigest()
@@ -694,22 +693,22 @@ def build_pdf(src: Path, out: Path, *, info, chapter: int | None = None,
                 os.symlink((source.root / sub).resolve(), tmp / sub)
         tex = tmp / "book.tex"
         options = ["--from", reader_format(ed.spec.trusted), "--to", "latex",
-               "--top-level-division=chapter",
-               "--metadata-file", str(source.metadata_file), *filters,
-               "--resource-path", str(source.root), "--syntax-highlighting=default",
-               "--fail-if-warnings",
-               "-V", f"latin-serif={fs.serif}", "-V", f"latin-serif-features={fs.serif_features}",
-               "-V", f"latin-serif-fallback={fs.serif_fallback}",
-               "-V", f"latin-sans={fs.sans}",
-               "-V", f"latin-mono={fs.mono}", "-V", f"math-font={fs.math}",
-               "-V", f"cjk-serif={fs.cjk_serif}", "-V", f"cjk-sans={fs.cjk_sans}",
-               "-V", f"cjk-mono={fs.cjk_mono}", "-V", f"cjk-serif-bold={fs.cjk_serif_bold}",
-               "-V", f"cjk-sans-bold={fs.cjk_sans_bold}",
-               "-V", f"cover-bg={COVER['bg']}", "-V", f"cover-fg={COVER['fg']}",
-               "-V", f"cover-accent={COVER['accent']}", "-V", f"cover-art={cover_tikz()}",
-               "-V", f"version-label={latex_text(ed.strings['version'])}",
-               "-V", f"date-label={latex_text(ed.strings['date'])}",
-               "-M", f"version={version}", "-M", f"date={date}", "-V", "toc-depth=1"]
+                   "--top-level-division=chapter",
+                   "--metadata-file", str(source.metadata_file), *filters,
+                   "--resource-path", str(source.root), "--syntax-highlighting=default",
+                   "--fail-if-warnings",
+                   "-V", f"latin-serif={fs.serif}", "-V", f"latin-serif-features={fs.serif_features}",
+                   "-V", f"latin-serif-fallback={fs.serif_fallback}",
+                   "-V", f"latin-sans={fs.sans}",
+                   "-V", f"latin-mono={fs.mono}", "-V", f"math-font={fs.math}",
+                   "-V", f"cjk-serif={fs.cjk_serif}", "-V", f"cjk-sans={fs.cjk_sans}",
+                   "-V", f"cjk-mono={fs.cjk_mono}", "-V", f"cjk-serif-bold={fs.cjk_serif_bold}",
+                   "-V", f"cjk-sans-bold={fs.cjk_sans_bold}",
+                   "-V", f"cover-bg={COVER['bg']}", "-V", f"cover-fg={COVER['fg']}",
+                   "-V", f"cover-accent={COVER['accent']}", "-V", f"cover-art={cover_tikz()}",
+                   "-V", f"version-label={latex_text(ed.strings['version'])}",
+                   "-V", f"date-label={latex_text(ed.strings['date'])}",
+                   "-M", f"version={version}", "-M", f"date={date}", "-V", "toc-depth=1"]
         if ed.spec.is_cjk:
             options += ["-V", "cjk-indent=true"]
         if chapter is not None:
