@@ -16,6 +16,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Collection
 
 from bookkit.util.cache import Cache
 from bookkit.load.gitinfo import source_commit
@@ -54,8 +55,10 @@ class BuildReport:
     files_written: int = 0
     cells_executed: int = 0
     figures_drawn: int = 0
+    figures_deferred: int = 0         # images left with their last drawing (`build(open_pages=)`)
     seconds: float = 0.0
     changed: bool = True
+    changed_paths: list[str] = field(default_factory=list)   # site files added, changed, removed
     timings: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)   # `file:line: …`, printed by the CLI
 
@@ -103,13 +106,19 @@ class Builder:
         `figures=()`, and the release)."""
         return self.resolver.resolve(book, figures)
 
-    def build(self) -> BuildReport:
+    def build(self, open_pages: Collection[str] = (), behind: bool = False) -> BuildReport:
         """Load, resolve, render and write the site; see the module docstring for the stages.
 
         The stages overlap on two cores. KaTeX runs in one Node process started first and fed
         each edition's formulas as soon as that edition is numbered; on a first build, stale
         search indexes are built in a forked process while chapters are rendered with a slot
         per formula, filled when KaTeX is done.
+
+        `open_pages`: URL paths of pages open in a browser (`--serve`). Only their editions'
+        changed figures are drawn; the other editions' keep their last images, and
+        `figures_deferred` says how many did: a build without `open_pages` draws those.
+        `behind`: the open pages already show what they need (this build draws what such a
+        build deferred), so its drawing workers yield the cores to the browser reloading them.
         """
         first = not self.site.has_rendered
         forget_values_digests()
@@ -156,7 +165,10 @@ class Builder:
             report.warnings = self.source_warnings(resolved)
             t0 = time.perf_counter()
             self.resolver.draw_figures(resolved,
-                                       registry.figure_formats(self.outputs.values()))
+                                       registry.figure_formats(self.outputs.values()),
+                                       later=languages_later(resolved, open_pages),
+                                       nice=BEHIND_NICENESS if behind else 0)
+            report.figures_deferred = len(self.resolver.deferred_figures)
             self.cache.flush()   # keep executed cells and drawn figures even if a stage fails
             timings["figures"] = time.perf_counter() - t0
             t0 = time.perf_counter()
@@ -201,6 +213,7 @@ class Builder:
             self.cache.flush()
         t0 = time.perf_counter()
         report.changed, report.files_written = self.writer.write(files)
+        report.changed_paths = self.writer.changed_paths
         timings["write"] = time.perf_counter() - t0
         report.timings = timings
         report.seconds = time.perf_counter() - start
@@ -233,6 +246,10 @@ class Builder:
                     resolved.book, self.root)
 
 
+#: niceness of the workers drawing behind a published page (`build(behind=True)`): 10 gives
+#: them about a tenth of a core the browser also wants (Linux's CFS weights)
+BEHIND_NICENESS = 10
+
 #: The site outputs `Builder.build` drives stage by stage (to overlap them on two cores).
 SCHEDULED = ("site", "search")
 
@@ -251,6 +268,22 @@ def resolve_book(root: Path, editions: list[str] | None = None,
     resolver = Resolver(root, cache, workers, cell_timeout)
     book = load_book(root, editions, strict=strict)
     return resolver.resolve(book, figures, outputs)
+
+
+def languages_later(resolved: ResolvedBook, pages: Collection[str]) -> frozenset[str]:
+    """The languages of the editions none of `pages` (URL paths) belongs to; none when no page
+    is given. A page belongs to the edition with the longest URL prefix it starts with (the
+    original's is "", the site root)."""
+    editions = [e.info for e in resolved.editions.values()]
+    shown = set()
+    for page in pages:
+        path = page.lstrip("/")
+        owners = [info for info in editions if path.startswith(info.url_prefix)]
+        if owners:
+            shown.add(max(owners, key=lambda info: len(info.url_prefix)).lang)
+    if not shown:
+        return frozenset()
+    return frozenset(info.lang for info in editions) - shown
 
 
 def _text_cost(edition: Edition) -> int:

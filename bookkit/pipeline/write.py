@@ -24,6 +24,9 @@ class TreeWriter:
         # the very objects they made before for whatever did not change, so under --serve only
         # the edited pages are hashed again (hashing the whole tree was 0.13 s a rebuild).
         self._digests: dict[str, tuple[bytes, str]] = {}
+        # The paths the last write added, changed or removed: `--serve` tells open pages, so
+        # that a page none of whose files changed is left alone.
+        self.changed_paths: list[str] = []
 
     def write(self, files: dict[str, bytes]) -> tuple[bool, int]:
         """(whether anything changed, how many files were written rather than linked)."""
@@ -31,8 +34,11 @@ class TreeWriter:
         manifest = {path: self._digest(path, data) for path, data in files.items()}
         self._digests = {path: (files[path], digest) for path, digest in manifest.items()}
         if self._last_manifest == manifest and out.is_dir():
+            self.changed_paths = []
             return False, 0
         old = _read_manifest(out)
+        self.changed_paths = sorted({path for path, digest in manifest.items()
+                                     if old.get(path) != digest} | (old.keys() - manifest.keys()))
         new = out.with_name(out.name + ".new")
         if new.exists():
             shutil.rmtree(new)

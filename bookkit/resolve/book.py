@@ -16,8 +16,8 @@ from bookkit.load.config import read_book_config
 from bookkit.source.markdown import parse, parser_digest
 from bookkit.source import trust
 from bookkit.locale.text import title_text
-from bookkit.model import (Book, BuildError, CellResults, ChapterSource, EditionInfo, Label,
-                            ResolvedBook, ResolvedChapter, ResolvedEdition)
+from bookkit.model import (Book, BuildError, CellResults, ChapterSource, EditionInfo,
+                            FigureImage, Label, ResolvedBook, ResolvedChapter, ResolvedEdition)
 from bookkit.resolve.cells import resolve_cells
 from bookkit.locale.languages import LANGUAGES
 from bookkit.resolve.figures import (FigureTask, figure_words, resolve_figures, script_inputs,
@@ -40,13 +40,15 @@ class Resolver:
         self.log = log
         self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
         self._parsed_text: dict[str, str] = {}                   # path -> the text parsed
-        self._figure_memo: dict[tuple, tuple] = {}
+        self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
+        self._last_images: dict[tuple, FigureImage] = {}   # (figure, lang) -> its last image
         self._trusted_memo: dict[str, tuple] = {}   # chapter path -> (its inputs, its problems)
         self._numbered: dict[str, tuple] = {}       # edition -> (its inputs, ResolvedEdition)
-        self._math_of: dict[str, tuple] = {}        # original chapter -> (digest, math commands)  # its format keys -> (deps, FigureImage)
+        self._math_of: dict[str, tuple] = {}        # original chapter -> (digest, math commands)
         # What the last resolve actually executed (not served from cache); tests read it.
         self.executed_cells: list[int] = []
         self.drawn_figures: list[str] = []
+        self.deferred_figures: list[str] = []     # "figure|lang" left with its last image
         self.cell_deps: dict[int, dict] = {}      # chapter -> {relative path: sha256}
         self.figure_deps: dict[str, dict] = {}    # "figure|lang" -> {relative path: sha256}
 
@@ -202,10 +204,13 @@ class Resolver:
                     tasks.extend(_with_inputs(task, chapter))
         return tasks
 
-    def draw_figures(self, resolved: ResolvedBook, formats: tuple[str, ...] = ("svg",)) -> None:
+    def draw_figures(self, resolved: ResolvedBook, formats: tuple[str, ...] = ("svg",),
+                     later: frozenset[str] = frozenset(), nice: int = 0) -> None:
         """Draw (or take from the cache) every figure image of the resolved editions. The site
-        needs SVG only; the Pandoc export asks for PDF too."""
-        self.drawn_figures, self.figure_deps = [], {}
+        needs SVG only; the Pandoc export asks for PDF too. `later`: languages whose changed
+        images may keep their last drawing for now (`resolve_figures`); which did is in
+        `deferred_figures`. `nice`: the drawing workers' niceness."""
+        self.drawn_figures, self.figure_deps, self.deferred_figures = [], {}, []
         tasks = self.figure_tasks(resolved)
         resolved.figure_variants = {}
         for task in tasks:
@@ -217,7 +222,10 @@ class Resolver:
                                   self.root / "build" / "figures", self.workers,
                                   self.cell_timeout, progress=self.log,
                                   drawn=self.drawn_figures, deps_out=self.figure_deps,
-                                  memo=self._figure_memo, formats=formats)
+                                  memo=self._figure_memo, formats=formats,
+                                  later=later, previous=self._last_images,
+                                  deferred=self.deferred_figures, nice=nice)
+        self._last_images.update(figures)
         resolved.figures = figures
         resolved.figure_sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
 

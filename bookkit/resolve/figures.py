@@ -769,12 +769,20 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                     workers: int = 2, timeout: float = 60.0, progress=None,
                     drawn: list | None = None, deps_out: dict | None = None,
                     memo: dict | None = None,
-                    formats: tuple[str, ...] = ("svg", "pdf")) -> dict:
+                    formats: tuple[str, ...] = ("svg", "pdf"),
+                    later: frozenset[str] = frozenset(), previous: dict | None = None,
+                    deferred: list | None = None, nice: int = 0) -> dict:
     """Render every (figure, language) once, into out_dir/<id>.<lang>.<format>.
 
     Each format is cached on its own: the site needs only SVG, so a site build does not pay for
     the PDF (~40 % of drawing a figure), which the PDF build draws when it needs it.
     `drawn`, if given, receives the "figure|lang" names that were not in the cache.
+
+    `later`: languages whose images need not be drawn now. An image of such a language that is
+    not in the cache keeps its `previous` image ({(figure, lang): FigureImage}, as an earlier
+    call returned it) and its name goes to `deferred`: `--serve` shows the open page's
+    drawing first and draws the others' in the build that follows. Nothing deferred is
+    remembered, so that build draws it. `nice`: the drawing workers' niceness (`run_pool`).
     """
     images: dict[tuple[str, str], FigureImage] = {}
     missing_items, keys, found = [], {}, {}
@@ -841,6 +849,11 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         if deps_out is not None:
             deps_out[name] = deps
         missing = tuple(fmt for fmt in task_formats if fmt not in value)
+        stale = previous.get((fid, lang)) if missing and lang in later and previous else None
+        if stale is not None and deferred is not None:
+            images[(fid, lang)] = stale
+            deferred.append(name)
+            continue
         if not missing:
             images[(fid, lang)] = _write(out_dir, fid, lang, value)
             if memo is not None:
@@ -859,7 +872,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         # 1 s less per figure than importing it in every job. matplotlib is not a local
         # module, so dependency recording (local files only) is unaffected.
         _setup_matplotlib()
-        results = _draw_all(missing_items, str(root), workers, timeout)
+        results = _draw_all(missing_items, str(root), workers, timeout, nice)
         errors = []
         for name, result in sorted(results.items()):
             fid, lang = name.split("|")
@@ -894,7 +907,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
     return images
 
 
-def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str, JobResult]:
+def _draw_all(items: list, root: str, workers: int, timeout: float,
+              nice: int = 0) -> dict[str, JobResult]:
     """Draw the (name, script, lang, formats, fallbacks, words, number_lang, inputs) items on
     long-lived workers, each keeping to one language while it has figures left: the text and
     math layouts measured for one figure (tick labels, mostly) serve the next of the same
@@ -905,7 +919,7 @@ def _draw_all(items: list, root: str, workers: int, timeout: float) -> dict[str,
     return run_pool([(name, (script, lang, root, fmts, fb, words, nl, inputs))
                      for name, script, lang, fmts, fb, words, nl, inputs in items],
                     draw_in_worker, workers=workers, timeout=timeout,
-                    group=lambda args: args[1])
+                    group=lambda args: args[1], nice=nice)
 
 
 def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:

@@ -245,9 +245,11 @@ def run_jobs(jobs: list[tuple[str, Callable, tuple]], workers: int = 2,
     return results
 
 
-def _serve(conn, func, parent_pid: int) -> None:
+def _serve(conn, func, parent_pid: int, nice: int = 0) -> None:
     """A long-lived worker: `func(*args)` for each args received, a result sent for each."""
     die_with_parent(parent_pid)
+    if nice:
+        os.nice(nice)
     while True:
         try:
             args = conn.recv()
@@ -263,8 +265,8 @@ def _serve(conn, func, parent_pid: int) -> None:
 
 
 def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], workers: int = 2,
-             timeout: float = 60.0, group: Callable[[tuple], Any] = lambda args: None
-             ) -> dict[str, JobResult]:
+             timeout: float = 60.0, group: Callable[[tuple], Any] = lambda args: None,
+             nice: int = 0) -> dict[str, JobResult]:
     """`func(*args)` for each (name, args), on `workers` long-lived forked processes that are
     handed one item at a time; an item over `timeout` is killed with its process, which is
     replaced (so are processes that die).
@@ -274,6 +276,7 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
     a time keeps both cores busy to the end, where fixed batches left one idle for a batch's
     length. `group(args)` names what items share: a process keeps to its group, a free one
     starts the largest group no other process is on, and only then helps with another's.
+    `nice`: added to the processes' niceness (work nobody waits for yields the cores).
     """
     ctx = mp.get_context("fork")
     pending = list(items)
@@ -283,7 +286,7 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
 
     def start() -> dict:
         parent, child = ctx.Pipe(duplex=True)
-        proc = ctx.Process(target=_serve, args=(child, func, os.getpid()), daemon=True)
+        proc = ctx.Process(target=_serve, args=(child, func, os.getpid(), nice), daemon=True)
         proc.start()
         child.close()
         return {"proc": proc, "conn": parent, "item": None, "started": 0.0, "group": None}

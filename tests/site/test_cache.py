@@ -237,3 +237,53 @@ def test_a_saved_diagram_re_renders_only_the_chapters_that_show_it(book_copy, wa
     for page in ("datacenter-networks.html", "en/datacenter-networks.html",
                  "zh-tw/datacenter-networks.html"):
         assert "MARK-7431" in (tmp_path / "site" / page).read_text(encoding="utf-8"), page
+
+
+def test_a_saved_diagram_is_drawn_first_for_the_open_pages_edition(book_copy, warm_cache,
+                                                                      tmp_path):
+    """Under --serve, a saved diagram script is drawn first in the language of the page open
+    in a browser: that build draws one image, publishes the page with the new drawing, and
+    leaves the other editions' images as they were (their pages untouched); the next build
+    draws those two, and changes nothing of the open page."""
+    builder = Builder(BuildOptions(root=book_copy, out=tmp_path / "site", quiet=True,
+                                   cache_dir=warm_cache))
+    builder.build()
+    site = tmp_path / "site"
+    pages = {"zh-Hans": "datacenter-networks.html", "en": "en/datacenter-networks.html",
+             "zh-Hant": "zh-tw/datacenter-networks.html"}
+    image = "fig-datacenter-networks-ring-steps"
+    before = {lang: (site / page).read_bytes() for lang, page in pages.items()}
+    script = book_copy / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
+    script.write_text(script.read_text(encoding="utf-8") + (
+        "\n_describe_before, _draw_before = describe, draw\n\n\ndef describe(t):\n"
+        "    return _describe_before(t) + ' MARK-5120'\n\n\ndef draw(fig, t):\n"
+        "    _draw_before(fig, t)\n    fig.text(0.01, 0.01, 'MARK-5120', fontsize=6)\n"),
+        encoding="utf-8")
+
+    report = builder.build(open_pages=["/en/datacenter-networks.html"])
+    assert builder.resolver.drawn_figures == [f"{image}|en"]
+    assert report.figures_deferred == 2
+    assert sorted(builder.resolver.deferred_figures) == [f"{image}|zh-Hans", f"{image}|zh-Hant"]
+    assert "MARK-5120" in (site / pages["en"]).read_text(encoding="utf-8")
+    for lang in ("zh-Hans", "zh-Hant"):
+        assert (site / pages[lang]).read_bytes() == before[lang], lang
+    assert pages["en"] in report.changed_paths and f"en/figures/{image}.en.svg" in report.changed_paths
+    assert not any(p in report.changed_paths for p in (pages["zh-Hans"], pages["zh-Hant"]))
+
+    report = builder.build()
+    assert sorted(builder.resolver.drawn_figures) == [f"{image}|zh-Hans", f"{image}|zh-Hant"]
+    assert report.figures_deferred == 0
+    for lang, page in pages.items():
+        assert "MARK-5120" in (site / page).read_text(encoding="utf-8"), lang
+    assert pages["zh-Hant"] in report.changed_paths
+    assert not any(p.startswith("en/") for p in report.changed_paths)
+
+
+def test_an_open_page_belongs_to_the_edition_of_the_longest_url_prefix(book_copy):
+    from bookkit.pipeline.build import languages_later, resolve_book
+    resolved = resolve_book(book_copy)
+    assert languages_later(resolved, []) == frozenset()
+    assert languages_later(resolved, ["/en/accelerators.html"]) == {"zh-Hans", "zh-Hant"}
+    assert languages_later(resolved, ["/zh-tw/"]) == {"zh-Hans", "en"}
+    assert languages_later(resolved, ["/", "/accelerators.html"]) == {"en", "zh-Hant"}
+    assert languages_later(resolved, ["/en/", "/zh-tw/x.html"]) == {"zh-Hans"}

@@ -86,3 +86,17 @@ def test_no_more_processes_than_items(monkeypatch):
     assert results["only"].ok and results["only"].value[0] == "x"
     assert len(started) == 1
     assert run_pool([], _pid, workers=2) == {} and len(started) == 1
+
+
+def _niceness(_tag: str) -> JobResult:
+    return JobResult(ok=True, value=os.nice(0))
+
+
+def test_work_nobody_waits_for_runs_at_a_lower_priority():
+    """`nice`: the workers drawing behind a published page (`--serve`) yield the cores; the
+    parent's own priority is unchanged."""
+    mine = os.nice(0)
+    assert {r.value for r in run_pool([("a", ("a",)), ("b", ("b",))], _niceness).values()} == {mine}
+    behind = run_pool([("a", ("a",)), ("b", ("b",))], _niceness, nice=10)
+    assert {r.value for r in behind.values()} == {min(mine + 10, 19)}
+    assert os.nice(0) == mine

@@ -149,6 +149,13 @@ def test_a_cancelled_request_prints_no_traceback(capsys):
     assert "Traceback" not in capsys.readouterr().err
 
 
+# the ring diagram's description as read (each number's hidden provenance left out)
+READ_RING_DESCRIPTION = (
+    "() => { const d = document.querySelector('#fig-datacenter-networks-ring-steps-desc');"
+    " if (!d) return ''; const c = d.cloneNode(true);"
+    " c.querySelectorAll('.prov').forEach(p => p.remove()); return c.textContent; }")
+
+
 def test_saving_a_diagram_script_redraws_it_and_an_error_names_the_scripts_line(server, browser):
     """Issue 26: save a diagram script under --serve and the open page shows the new drawing
     (its description follows the data); a script that raises names its own file and line over
@@ -156,10 +163,7 @@ def test_saving_a_diagram_script_redraws_it_and_an_error_names_the_scripts_line(
     book, port, _ = server
     page = browser.new_page()
     page.goto(f"http://127.0.0.1:{port}/en/datacenter-networks.html")
-    # the description as read (each number's hidden provenance left out)
-    read = ("() => { const d = document.querySelector('#fig-datacenter-networks-ring-steps-desc');"
-            " if (!d) return ''; const c = d.cloneNode(true);"
-            " c.querySelectorAll('.prov').forEach(p => p.remove()); return c.textContent; }")
+    read = READ_RING_DESCRIPTION
     assert "over 8 GPUs: 14 steps" in page.evaluate(read)
     script = book / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
     original = script.read_text()
@@ -178,3 +182,70 @@ def test_saving_a_diagram_script_redraws_it_and_an_error_names_the_scripts_line(
     script.write_text(original)
     page.wait_for_selector("#build-error", state="detached", timeout=60_000)
     page.close()
+
+
+def test_a_saved_diagram_reaches_the_open_page_first_and_leaves_other_pages_alone(server,
+                                                                                  browser):
+    """The pages open in two editions get the new drawing from a build that drew their two
+    languages only; the next build draws the third edition's image. A page that shows none
+    of the changed files (another chapter) is neither reloaded nor re-fetched."""
+    book, port, _ = server
+    log = book / "serve.log"
+    page = browser.new_page()
+    page.goto(f"http://127.0.0.1:{port}/en/datacenter-networks.html")
+    other = browser.new_page()
+    other.goto(f"http://127.0.0.1:{port}/zh-tw/device-edge-cloud.html")
+    other.evaluate("window.__samePage = true")
+    fetched = []
+    other.on("request", lambda r: fetched.append(r.url))
+    zh_page = book / "build" / "site" / "datacenter-networks.html"
+    zh_before = zh_page.read_bytes()
+    script = book / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
+    original = script.read_text()
+    script.write_text(original.replace("N = 8 ", "N = 6 "))
+    try:
+        page.wait_for_function(f"() => ({READ_RING_DESCRIPTION})().includes('over 6 GPUs')",
+                               timeout=60_000)
+        deadline = time.time() + 60
+        while "figure image(s) of the other editions" not in log.read_text():
+            assert time.time() < deadline, log.read_text()[-2000:]
+            time.sleep(0.2)
+        lines = log.read_text().splitlines()
+        first = next(i for i, line in enumerate(lines) if "ch07_ring_allreduce.py" in line)
+        assert lines[first - 1].strip().startswith("drawing 2 figure image(s)")   # en, zh-Hant
+        assert lines[first + 1].strip().startswith("drawing 1 figure image(s)")   # zh-Hans
+        while zh_page.read_bytes() == zh_before:   # the second build's pages are written
+            assert time.time() < deadline, "the other editions' pages were not rebuilt"
+            time.sleep(0.2)
+        time.sleep(1.0)   # the events of both builds have reached the pages
+        assert other.evaluate("window.__samePage") is True
+        # (it fetches its search files when idle after loading: not a reload)
+        assert [url for url in fetched if ".html" in url or "/figures/" in url] == []
+    finally:
+        script.write_text(original)
+    page.close()
+    other.close()
+
+
+def test_an_event_lists_the_changed_files_unless_a_page_must_reload_anyway():
+    """The live-reload event names the changed files (URL-quoted) so that a page showing none
+    of them stays; not after an error (the overlay is in every page), nor when there are many."""
+    from bookkit.pipeline.serve import MAX_LISTED, LiveState
+    state = LiveState()
+    state.publish(None, True, ["en/a b.html", "en/figures/x.en.svg"])
+    assert state.event(1) == "data: 1 full en/a%20b.html en/figures/x.en.svg\n\n"
+    state.publish("boom")
+    assert state.event(2) == "data: 2 full\n\n"
+    state.publish(None, False, ["a.html"])          # clears the overlay: every page
+    assert state.event(3) == "data: 3 text\n\n"
+    state.publish(None, False, ["a.html"])
+    assert state.event(4) == "data: 4 text a.html\n\n"
+    state.publish(None, True, [f"p{i}.html" for i in range(MAX_LISTED + 1)])
+    assert state.event(5) == "data: 5 full\n\n"
+    state.opened("/en/")
+    state.opened("/en/")
+    state.opened("/zh-tw/x.html")
+    state.closed("/en/")
+    assert state.open_pages() == ["/en/", "/zh-tw/x.html"]
+    state.closed("/en/")
+    assert state.open_pages() == ["/zh-tw/x.html"]
