@@ -38,8 +38,11 @@ def fill_of(kind) -> tuple[str, str]:
     return FILLS.get(kind, FILLS[hash(kind) % 6 if not isinstance(kind, int) else kind % 6])
 
 
-def text_on(ax, x, y, s, fill: str | None = None, **kw):
-    """A text; on a fill, in the fill's ink and tagged with the fill for the contrast test."""
+def text_on(ax, x, y, s, fill: str | None = None, hatch: str | None = None, **kw):
+    """A text; on a fill, in the fill's ink and tagged with the fill for the contrast test.
+    `hatch`: the fill's hatch, when the caller knows it; on a plain fill ("") the label gets
+    no background patch of its own (it would be the fill on the fill: an artist to lay out
+    and write for nothing, ~100 of them in a grid)."""
     if fill is not None and fill != "#ffffff":
         kw.setdefault("color", INK_ON_FILL)
         # numbered per figure, not per process: a worker draws many figures, in an order that
@@ -49,8 +52,21 @@ def text_on(ax, x, y, s, fill: str | None = None, **kw):
         fig._bookkit_text_ids = n + 1
         kw["gid"] = f"bkt{n}-on-{fill.lstrip('#')}"
         # a plain patch of the fill behind the label: the hatch never runs through the text
-        kw.setdefault("bbox", {"facecolor": fill, "edgecolor": "none", "pad": 1.0})
+        if hatch != "":
+            kw.setdefault("bbox", {"facecolor": fill, "edgecolor": "none", "pad": 1.0})
     return ax.text(x, y, s, **kw)
+
+
+def add_cells(ax, cells: dict, lw: float = 0.5) -> None:
+    """Rectangles grouped by (fill, hatch), {(fill, hatch): [(x, y, w, h), ...]}: one
+    collection per group, not an artist per cell (a grid has ~100 cells; each patch is
+    created, laid out and written on its own, ~1 ms each). The axes' limits are the caller's."""
+    from matplotlib.collections import PatchCollection
+    from matplotlib.patches import Rectangle
+    for (fill, hatch), boxes in cells.items():
+        ax.add_collection(PatchCollection([Rectangle((x, y), w, h) for x, y, w, h in boxes],
+                                          facecolor=fill, hatch=hatch, edgecolor="#333333",
+                                          linewidth=lw), autolim=False)
 
 
 def _bare(ax) -> None:
@@ -62,17 +78,19 @@ def draw_timeline(ax, tl: Timeline, row_names: list[str], kind_names: dict, time
                   bar_height: float = 0.7, fontsize: float = 7) -> None:
     """Gantt rows, row 0 at the top; bars labelled (micro-batch number), filled and hatched by
     kind; a legend naming each kind."""
-    from matplotlib.patches import Patch, Rectangle
+    from matplotlib.patches import Patch
+    cells: dict = {}
     for bar in tl.bars:
         fill, hatch = fill_of(bar.kind if not bar.chunk else f"{bar.kind}{bar.chunk}")
         if bar.chunk:
             fill, hatch = fill_of(bar.chunk * 2 + (bar.kind == "B"))
         y = tl.rows - 1 - bar.row
-        ax.add_patch(Rectangle((bar.start, y - bar_height / 2), bar.end - bar.start, bar_height,
-                               facecolor=fill, hatch=hatch, edgecolor="#333333", lw=0.6))
+        cells.setdefault((fill, hatch), []).append(
+            (bar.start, y - bar_height / 2, bar.end - bar.start, bar_height))
         if bar.label:
-            text_on(ax, (bar.start + bar.end) / 2, y, bar.label, fill, ha="center", va="center",
-                    fontsize=fontsize)
+            text_on(ax, (bar.start + bar.end) / 2, y, bar.label, fill, hatch, ha="center",
+                    va="center", fontsize=fontsize)
+    add_cells(ax, cells, lw=0.6)
     start = min(b.start for b in tl.bars)
     ax.set_xlim(start, start + tl.span)
     ax.set_ylim(-0.6, tl.rows - 0.4)
@@ -149,7 +167,7 @@ def draw_topology(ax, topo: Topology, node_size: float = 0.16, label_links: str 
                                    1.4 * node_size, facecolor=fill, hatch=hatch,
                                    edgecolor="#333333", lw=0.8, zorder=2))
         if node.label:
-            text_on(ax, node.x, node.y, node.label, fill, ha="center", va="center",
+            text_on(ax, node.x, node.y, node.label, fill, hatch, ha="center", va="center",
                     fontsize=fontsize, zorder=3)
     xs, ys = [n.x for n in topo.nodes], [n.y for n in topo.nodes]
     pad = 0.5 + (abs(wrap_bend) if wrap_bend else 0)
@@ -169,15 +187,16 @@ def draw_ring_steps(ax, steps: tuple[RingStep, ...], n: int, phase_names: dict,
                     legend_ax=None) -> None:
     """The ring all-reduce as a grid: one row per step, one column per rank, the cell naming the
     chunk that rank sends in that step; the two phases filled and hatched differently."""
-    from matplotlib.patches import Patch, Rectangle
+    from matplotlib.patches import Patch
+    cells: dict = {}
     for row, step in enumerate(steps):
         fill, hatch = fill_of(step.phase)
         y = len(steps) - 1 - row
         for src, _dst, chunk in step.sends:
-            ax.add_patch(Rectangle((src, y), 1, 1, facecolor=fill, hatch=hatch,
-                                   edgecolor="#333333", lw=0.5))
-            text_on(ax, src + 0.5, y + 0.5, f"c{chunk}", fill, ha="center", va="center",
+            cells.setdefault((fill, hatch), []).append((src, y, 1, 1))
+            text_on(ax, src + 0.5, y + 0.5, f"c{chunk}", fill, hatch, ha="center", va="center",
                     fontsize=fontsize)
+    add_cells(ax, cells)
     ax.set_xlim(0, n)
     ax.set_ylim(0, len(steps))
     ax.set_xticks([i + 0.5 for i in range(n)])
@@ -200,8 +219,8 @@ def draw_block_table(ax, bt: BlockTable, seq_names: list[str], pool_label: str,
                      table_label: str, columns: int = 8, fontsize: float = 7) -> None:
     """Left: each sequence's block table (logical page -> physical page); right: the page pool,
     each used page filled and hatched by its sequence and labelled `s.j` (sequence, page)."""
-    from matplotlib.patches import Rectangle
     _bare(ax)
+    cells: dict = {}
     owners = bt.owner()
     where = {page: (s, j) for s, table in enumerate(bt.tables) for j, page in enumerate(table)}
     x0 = max(len(t) for t in bt.tables) + 3.5
@@ -210,9 +229,8 @@ def draw_block_table(ax, bt: BlockTable, seq_names: list[str], pool_label: str,
         y = -s * 1.2
         ax.text(-0.2, y + 0.5, seq_names[s], ha="right", va="center", fontsize=fontsize + 1)
         for j, page in enumerate(table):
-            ax.add_patch(Rectangle((j, y), 1, 1, facecolor=fill, hatch=hatch,
-                                   edgecolor="#333333", lw=0.5))
-            text_on(ax, j + 0.5, y + 0.5, str(page), fill, ha="center", va="center",
+            cells.setdefault((fill, hatch), []).append((j, y, 1, 1))
+            text_on(ax, j + 0.5, y + 0.5, str(page), fill, hatch, ha="center", va="center",
                     fontsize=fontsize)
     ax.text(0, 1.4, table_label, ha="left", va="center", fontsize=fontsize + 1)
     rows = math.ceil(bt.pool_pages / columns)
@@ -221,13 +239,13 @@ def draw_block_table(ax, bt: BlockTable, seq_names: list[str], pool_label: str,
         x, y = x0 + c, -r * 1.0 - 0.0
         s = owners[page]
         fill, hatch = fill_of("free" if s is None else s)
-        ax.add_patch(Rectangle((x, y), 1, 1, facecolor=fill, hatch=hatch, edgecolor="#333333",
-                               lw=0.5))
-        text_on(ax, x + 0.5, y + 0.62, str(page), fill, ha="center", va="center",
+        cells.setdefault((fill, hatch), []).append((x, y, 1, 1))
+        text_on(ax, x + 0.5, y + 0.62, str(page), fill, hatch, ha="center", va="center",
                 fontsize=fontsize - 1.5)
         if s is not None:
             text_on(ax, x + 0.5, y + 0.25, f"{where[page][0] + 1}.{where[page][1]}", fill,
-                    ha="center", va="center", fontsize=fontsize - 1.5)
+                    hatch, ha="center", va="center", fontsize=fontsize - 1.5)
+    add_cells(ax, cells)
     ax.text(x0, 1.4, pool_label, ha="left", va="center", fontsize=fontsize + 1)
     ax.set_xlim(-2.2, x0 + columns + 0.3)
     ax.set_ylim(min(-rows + 0.0, -(len(bt.tables) - 1) * 1.2) - 0.3, 2.0)
@@ -261,10 +279,10 @@ def draw_flow(ax, flow: Flow, fontsize: float = 8) -> None:
         ax.add_patch(FancyBboxPatch((box.x, box.y), box.w, box.h, boxstyle="round,pad=0.02",
                                     facecolor=fill, hatch=hatch, edgecolor="#333333", lw=0.8))
         text_on(ax, box.x + box.w / 2, box.y + box.h * (0.62 if box.note else 0.5), box.label,
-                fill, ha="center", va="center", fontsize=fontsize + 1)
+                fill, hatch, ha="center", va="center", fontsize=fontsize + 1)
         if box.note:
-            text_on(ax, box.x + box.w / 2, box.y + box.h * 0.28, box.note, fill, ha="center",
-                    va="center", fontsize=fontsize - 1)
+            text_on(ax, box.x + box.w / 2, box.y + box.h * 0.28, box.note, fill, hatch,
+                    ha="center", va="center", fontsize=fontsize - 1)
     for arrow in flow.arrows:
         a, b = flow.box(arrow.a), flow.box(arrow.b)
         if abs(a.y - b.y) > abs(a.x - b.x):   # vertical

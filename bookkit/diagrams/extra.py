@@ -107,9 +107,9 @@ def draw_tiles(ax, tiles: list[tuple[int, int, int, int]], kinds: list, kind_nam
         ax.add_collection(PatchCollection(rects, facecolor=fill, hatch=hatch, edgecolor="#333333",
                                           linewidth=0.5), autolim=False)
     for i, ((r, c, h, w), kind) in enumerate(zip(tiles, kinds)):
-        fill, _ = fill_of(kind)
+        fill, hatch = fill_of(kind)
         if labels and labels[i]:
-            text_on(ax, c + w / 2, -r - h / 2, labels[i], fill, ha="center", va="center",
+            text_on(ax, c + w / 2, -r - h / 2, labels[i], fill, hatch, ha="center", va="center",
                     fontsize=fontsize)
     rows = max(r + h for r, _, h, _ in tiles)
     cols = max(c + w for _, c, _, w in tiles)
