@@ -49,38 +49,54 @@ RESOLVE_INPUTS = ("calculations",)
 # the client runs, before the white space after </body>: the comparison ignores white space
 # between tags.) Each event names the files the build changed (when there are few): a page
 # that shows none of them (its HTML, images, stylesheets, scripts) stays as it is, so the
-# page open in one edition is not reloaded for another edition's figures. The stream's URL
-# names the open page: `--serve` draws that page's figures first. Hand-written, ~35 lines: a
+# page open in one edition is not reloaded for another edition's figures; one whose changed
+# files are its HTML and images only (a saved figure script) swaps its changed blocks in too,
+# loads the changed images anew (`?v=`, past the browser's image cache) and tells app.js
+# (`bookkit:patched`) to set up the new figures; any other file it uses reloads it. The
+# stream's URL names the open page: `--serve` draws that page's figures first.
+# Hand-written, ~45 lines: a
 # DOM-morphing library would be a dependency of every served page for this one job.
 # Served as /__livereload.js (the pages' Content-Security-Policy runs no inline script).
 RELOAD_JS = r"""(function(){
-var prev=document.cloneNode(true),g=null;
+var prev=document.cloneNode(true),g=null,bust=[],done=[];
 function shell(d){var b=d.body.cloneNode(true),m=b.querySelector('#content');if(m)m.textContent='';
 return[d.title].concat([].map.call(d.querySelectorAll('link[rel=stylesheet],script[src]'),
 function(e){return e.getAttribute('href')||e.getAttribute('src')})).join(' ')+
 b.outerHTML.replace(/>\s+</g,'><').replace(/\s+<\/body>$/,'</body>')}
 function tag(e){return e.cloneNode(false).outerHTML}
 function src(e){return e.nodeType===1?e.outerHTML:e.nodeType+':'+e.nodeValue}
-function patch(live,old,neu){var o=old.childNodes,n=neu.childNodes,l=live.childNodes,a=0,b=0,i;
+function path(u){return decodeURIComponent(new URL(u,location.href).pathname).replace(/\/$/,'/index.html')}
+function fresh(x){if(x.nodeType!==1)return;[].forEach.call(x.matches('img')?[x]:x.querySelectorAll('img'),
+function(i){var s=i.getAttribute('src'),p=s&&path(s);if(p&&bust.indexOf(p)>=0){
+i.src=s+(s.indexOf('?')<0?'?':'&')+'v='+g;done.push(p)}});
+x.dispatchEvent(new CustomEvent('bookkit:patched',{bubbles:true}))}
+function patch(live,old,neu){var o=old.childNodes,n=neu.childNodes,l=live.childNodes,a=0,b=0,i,x;
 if(l.length!==o.length)return false;
 while(a<o.length&&a<n.length&&src(o[a])===src(n[a]))a++;
 while(b<o.length-a&&b<n.length-a&&src(o[o.length-1-b])===src(n[n.length-1-b]))b++;
 if(o.length-a-b===1&&n.length-a-b===1&&o[a].nodeType===1&&n[a].nodeType===1&&
 tag(o[a])===tag(n[a])&&patch(l[a],o[a],n[a]))return true;
 var at=l[o.length-b]||null;for(i=o.length-b-1;i>=a;i--)live.removeChild(l[i]);
-for(i=a;i<n.length-b;i++)live.insertBefore(document.importNode(n[i],true),at);return true}
+for(i=a;i<n.length-b;i++){x=document.importNode(n[i],true);live.insertBefore(x,at);fresh(x)}return true}
 function update(){fetch(location.href,{cache:'no-store'}).then(function(r){return r.text()})
 .then(function(t){var d=new DOMParser().parseFromString(t,'text/html'),
 m=document.getElementById('content'),om=prev.getElementById('content'),nm=d.getElementById('content');
-if(!m||!om||!nm||shell(d)!==shell(prev)||!patch(m,om,nm)){location.reload();return}prev=d})
+done=[];if(!m||!om||!nm||shell(d)!==shell(prev)||!patch(m,om,nm)||
+bust.some(function(p){return done.indexOf(p)<0})){location.reload();return}prev=d})
 .catch(function(){location.reload()})}
-function path(u){return decodeURIComponent(new URL(u,location.href).pathname).replace(/\/$/,'/index.html')}
-function mine(list){var own=[path(location.href)];[].forEach.call(document.querySelectorAll(
-'[src],link[href]'),function(e){own.push(path(e.getAttribute('src')||e.getAttribute('href')))});
-return list.some(function(x){return own.indexOf('/'+decodeURIComponent(x))>=0})}
+function used(d){return[].map.call(d.querySelectorAll('[src],link[href]'),
+function(e){return path(e.getAttribute('src')||e.getAttribute('href'))})}
+function image(p){return[].some.call(prev.querySelectorAll('img[src]'),
+function(e){return path(e.getAttribute('src'))===p})}
 var es=new EventSource('/__livereload?page='+encodeURIComponent(location.pathname));
-es.onmessage=function(e){var p=e.data.split(' ');if(g!==null&&p[0]!==g&&(p.length<3||mine(p.slice(2)))){
-if(p[1]==='full')location.reload();else update()}g=p[0]};})();"""
+es.onmessage=function(e){var p=e.data.split(' '),me=path(location.href),own,hits;
+if(g===null||p[0]===g){g=p[0];return}g=p[0];bust=[];
+if(p.length<3){if(p[1]==='full')location.reload();else update();return}
+own=[me].concat(used(prev),used(document));
+hits=p.slice(2).map(function(x){return'/'+decodeURIComponent(x)}).filter(function(x){
+return own.indexOf(x)>=0});if(!hits.length)return;
+if(hits.every(function(x){return x===me||image(x)})){
+bust=hits.filter(function(x){return x!==me});update()}else location.reload()};})();"""
 RELOAD_SNIPPET = '<script src="/__livereload.js"></script>'
 
 

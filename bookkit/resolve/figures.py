@@ -829,9 +829,12 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
             _KEYS_MEMO[keys_of] = (task.words, fmt_keys)
         memo_key = tuple(sorted(fmt_keys.values()))
         remembered = memo.get(memo_key) if memo is not None else None
-        if remembered is not None and cache.enabled and all(
+        if remembered is not None and cache.enabled and _ON_DISK.get(
+                remembered[1].svg) is remembered[1] and all(
                 cache.hasher(path) == digest for path, digest in remembered[2]):
-            # Same process, same inputs, files already written: no unpickling, no re-reading.
+            # Same process, same inputs, and its files still hold this image (a figure edited
+            # and then undone under --serve has had the edited drawing written over them in
+            # between): no unpickling, no re-reading.
             if deps_out is not None:
                 deps_out[name] = remembered[0]
             images[(fid, lang)] = remembered[1]
@@ -936,10 +939,16 @@ def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
             tmp = path.with_name(f".{path.name}.{os.getpid()}")
             tmp.write_bytes(data)
             os.replace(tmp, path)
-    return FigureImage(figure_id=fid, lang=lang, svg=paths["svg"], pdf=paths.get("pdf"),
-                       texts=tuple(value["texts"]), site_svg=paths.get("site"),
-                       description=value.get("description", ""),
-                       bound=tuple(value.get("bound", ())))
+    image = FigureImage(figure_id=fid, lang=lang, svg=paths["svg"], pdf=paths.get("pdf"),
+                        texts=tuple(value["texts"]), site_svg=paths.get("site"),
+                        description=value.get("description", ""),
+                        bound=tuple(value.get("bound", ())))
+    _ON_DISK[image.svg] = image
+    return image
+
+
+#: image path -> the FigureImage whose bytes this process last wrote there
+_ON_DISK: dict[Path, FigureImage] = {}
 
 
 def _rel(path: Path, root: Path) -> str:

@@ -287,3 +287,23 @@ def test_an_open_page_belongs_to_the_edition_of_the_longest_url_prefix(book_copy
     assert languages_later(resolved, ["/zh-tw/"]) == {"zh-Hans", "en"}
     assert languages_later(resolved, ["/", "/accelerators.html"]) == {"en", "zh-Hant"}
     assert languages_later(resolved, ["/en/", "/zh-tw/x.html"]) == {"zh-Hans"}
+
+
+def test_an_undone_figure_edit_brings_the_first_drawing_back(book_copy, warm_cache, tmp_path):
+    """Under --serve (one Builder): a figure script edited and then restored shows the first
+    drawing again, though the process remembers that drawing and the edited one was written
+    over its files in between."""
+    builder = Builder(BuildOptions(root=book_copy, out=tmp_path / "site", quiet=True,
+                                   cache_dir=warm_cache))
+    image = tmp_path / "site" / "en" / "figures" / "fig-datacenter-networks-ring-steps.en.svg"
+    builder.build()
+    first = image.read_bytes()
+    script = book_copy / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
+    original = script.read_text(encoding="utf-8")
+    script.write_text(original.replace("N = 8 ", "N = 6 "), encoding="utf-8")
+    builder.build()
+    assert image.read_bytes() != first
+    script.write_text(original, encoding="utf-8")
+    builder.build()
+    assert builder.resolver.drawn_figures == []        # from the cache, not drawn again
+    assert image.read_bytes() == first

@@ -187,12 +187,16 @@ def test_saving_a_diagram_script_redraws_it_and_an_error_names_the_scripts_line(
 def test_a_saved_diagram_reaches_the_open_page_first_and_leaves_other_pages_alone(server,
                                                                                   browser):
     """The pages open in two editions get the new drawing from a build that drew their two
-    languages only; the next build draws the third edition's image. A page that shows none
-    of the changed files (another chapter) is neither reloaded nor re-fetched."""
+    languages only, swapped into the page without a reload; the next build draws the third
+    edition's image. A page that shows none of the changed files (another chapter) is
+    neither reloaded nor re-fetched."""
     book, port, _ = server
     log = book / "serve.log"
     page = browser.new_page()
     page.goto(f"http://127.0.0.1:{port}/en/datacenter-networks.html")
+    page.evaluate("window.__samePage = true")
+    images = []
+    page.on("request", lambda r: images.append(r.url) if "ring-steps.en.svg" in r.url else None)
     other = browser.new_page()
     other.goto(f"http://127.0.0.1:{port}/zh-tw/device-edge-cloud.html")
     other.evaluate("window.__samePage = true")
@@ -206,6 +210,16 @@ def test_a_saved_diagram_reaches_the_open_page_first_and_leaves_other_pages_alon
     try:
         page.wait_for_function(f"() => ({READ_RING_DESCRIPTION})().includes('over 6 GPUs')",
                                timeout=60_000)
+        # the open page was not reloaded: the new figure was swapped in, its image loaded anew
+        # (past the browser's cache), and it is set up as at load (zoom button, themed SVG)
+        assert page.evaluate("window.__samePage") is True
+        # a scripted scroll past blocks not yet laid out (content-visibility) lands short
+        page.evaluate("document.documentElement.classList.add('full-layout')")
+        ring = page.locator("#fig-datacenter-networks-ring-steps")
+        ring.scroll_into_view_if_needed()
+        page.wait_for_selector("#fig-datacenter-networks-ring-steps svg.bk-fig", timeout=30_000)
+        assert ring.locator(".figure-zoom-open").count() == 1
+        assert any("?v=" in url for url in images), images
         deadline = time.time() + 60
         while "figure image(s) of the other editions" not in log.read_text():
             assert time.time() < deadline, log.read_text()[-2000:]

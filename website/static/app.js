@@ -240,7 +240,7 @@
     zoom.scrollTop = 0;
     zoom.scrollLeft = 0;
   }
-  document.querySelectorAll("main figure").forEach(function (figure) {
+  function addZoomButton(figure) {
     if (!figure.querySelector("picture, img, svg")) return;
     var btn = document.createElement("button");
     btn.type = "button";
@@ -251,7 +251,8 @@
     figure.insertBefore(btn, figure.firstChild);
     btn.addEventListener("click", function () { openZoom(figure); });
     figure.querySelector("picture, img, svg").addEventListener("click", function () { openZoom(figure); });
-  });
+  }
+  document.querySelectorAll("main figure").forEach(addZoomButton);
 
   // Figures follow the theme. Their SVGs draw text, axes, grid and background in greys that
   // mix the page's --fig-ink and --fig-paper (bookkit/resolve/figures.py, themed_svg), which
@@ -278,15 +279,32 @@
       svg.addEventListener("click", function () { openZoom(figure); });   // as the <img> did
     }).catch(function () { /* keep the image */ });
   }
-  var figures = document.querySelectorAll("figure > img[src$='.svg']");
-  if (figures.length && "IntersectionObserver" in window && window.fetch) {
-    var near = new IntersectionObserver(function (entries) {
+  var near = "IntersectionObserver" in window && window.fetch ? new IntersectionObserver(
+    function (entries) {
       entries.forEach(function (e) {
         if (e.isIntersecting) { near.unobserve(e.target); inlineFigure(e.target); }
       });
-    }, { rootMargin: "600px 0px" });
-    figures.forEach(function (img) { near.observe(img); });
+    }, { rootMargin: "600px 0px" }) : null;
+  function watchFigures(root) {
+    if (near) root.querySelectorAll("figure > img[src*='.svg']").forEach(function (img) {
+      near.observe(img);
+    });
   }
+  watchFigures(document);
+  // The preview server's live reload (`--serve`) swaps a changed block of the chapter into the
+  // open page instead of reloading it, and says so with this event on the new block: its
+  // figures get what the page's got at load.
+  document.addEventListener("bookkit:patched", function (e) {
+    var root = e.target;
+    if (!root.querySelectorAll) return;
+    var figures = [].slice.call(root.querySelectorAll("main figure, figure"));
+    if (root.matches && root.matches("figure")) figures.push(root);
+    figures.forEach(function (figure) {
+      if (!figure.querySelector(".figure-zoom-open")) addZoomButton(figure);
+    });
+    if (root.matches && root.matches("figure")) watchFigures(root.parentNode || root);
+    else watchFigures(root);
+  });
 
   // A display equation wider than the column scrolls sideways (style.css); a keyboard user must
   // be able to reach it to scroll it, so one that overflows becomes a tab stop, and stops being
