@@ -375,6 +375,9 @@ def _visible_after_save(root: Path, runs: int, edited: Path, url_path: str, edit
     port = free_port()
     proc, errlog = _start_serve(root, port, root.parent / "serve-real.log")
     walls: list[float] = []
+    # a mark no earlier run drew: the scratch root's cache outlives a run, and a drawing found
+    # there would time a cache hit instead of the drawing
+    nonce = time.time_ns() % 10**9
 
     def shows(page, marker: str) -> bool:
         try:
@@ -399,7 +402,7 @@ def _visible_after_save(root: Path, runs: int, edited: Path, url_path: str, edit
                 page.goto(f"http://127.0.0.1:{port}/{url_path}")
                 time.sleep(1.0)   # let the watcher settle
                 for i in range(runs + 1):   # the first edit is an untimed warm-up
-                    marker = f"VISIBLEMARK{i}x"
+                    marker = f"VISIBLEMARK{nonce}n{i}x"
                     edit(original, marker)
                     t0 = time.perf_counter()
                     t1 = wait(page, marker, True)
