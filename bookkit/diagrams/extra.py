@@ -87,25 +87,19 @@ def draw_tiles(ax, tiles: list[tuple[int, int, int, int]], kinds: list, kind_nam
     """A matrix cut into tiles (`blocks.tiles`: row0, col0, height, width), drawn to scale with
     row 0 at the top; tile i filled and hatched by kinds[i] (the vocabulary's FILLS), labelled
     labels[i] when given; a legend names each kind (colour never alone)."""
-    from matplotlib.collections import PatchCollection
-    from matplotlib.patches import Patch, Rectangle
+    from matplotlib.patches import Patch
 
-    from bookkit.diagrams.draw import fill_of, text_on
+    from bookkit.diagrams.draw import add_cells, fill_of, text_on
     if len(kinds) != len(tiles) or (labels is not None and len(labels) != len(tiles)):
         raise ValueError(f"{len(tiles)} tiles, {len(kinds)} kinds, "
                          f"{len(labels) if labels is not None else 0} labels: one each")
     ax.set_axis_off()
     ax.set_aspect("equal")
-    # One collection per kind, not one patch per tile: a grid has hundreds of tiles, and each
-    # patch is an artist of its own to create, lay out and write (~1 ms each); a collection
-    # writes the same rectangles in one call. Hatch and colours are per collection, hence by kind.
-    by_kind: dict = {}
+    # one collection per kind, not a patch per tile (`draw.add_cells`)
+    cells: dict = {}
     for (r, c, h, w), kind in zip(tiles, kinds):
-        by_kind.setdefault(kind, []).append(Rectangle((c, -r - h), w, h))
-    for kind, rects in by_kind.items():
-        fill, hatch = fill_of(kind)
-        ax.add_collection(PatchCollection(rects, facecolor=fill, hatch=hatch, edgecolor="#333333",
-                                          linewidth=0.5), autolim=False)
+        cells.setdefault(fill_of(kind), []).append((c, -r - h, w, h))
+    add_cells(ax, cells)
     for i, ((r, c, h, w), kind) in enumerate(zip(tiles, kinds)):
         fill, hatch = fill_of(kind)
         if labels and labels[i]:

@@ -225,7 +225,7 @@ class Resolver:
                                   memo=self._figure_memo, formats=formats,
                                   later=later, previous=self._last_images,
                                   deferred=self.deferred_figures, nice=nice)
-        self._last_images.update(figures)
+        self._last_images = figures
         resolved.figures = figures
         resolved.figure_sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
 

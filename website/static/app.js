@@ -297,13 +297,13 @@
   document.addEventListener("bookkit:patched", function (e) {
     var root = e.target;
     if (!root.querySelectorAll) return;
-    var figures = [].slice.call(root.querySelectorAll("main figure, figure"));
+    var figures = [].slice.call(root.querySelectorAll("figure"));
     if (root.matches && root.matches("figure")) figures.push(root);
     figures.forEach(function (figure) {
       if (!figure.querySelector(".figure-zoom-open")) addZoomButton(figure);
+      var img = near && figure.querySelector(":scope > img[src*='.svg']");
+      if (img) near.observe(img);
     });
-    if (root.matches && root.matches("figure")) watchFigures(root.parentNode || root);
-    else watchFigures(root);
   });
 
   // A display equation wider than the column scrolls sideways (style.css); a keyboard user must
