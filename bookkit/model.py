@@ -464,12 +464,18 @@ class Scenario:
         return tuple(c.default for c in self.choices)
 
     def combinations(self) -> list[tuple]:
+        # asked for every figure of the chapter at every build (`_with_inputs`): remembered
+        # for the choices and exclusions it was computed from
+        memo = self.__dict__.get("_combinations")
+        if memo is not None and memo[0] == (self.choices, self.excluded):
+            return list(memo[1])
         out = []
         for combo in itertools.product(*(c.options for c in self.choices)):
             chosen = dict(zip(self.keys, combo))
             if any(all(chosen.get(k) == v for k, v in ex) for ex in self.excluded):
                 continue
             out.append(combo)
+        self.__dict__["_combinations"] = ((self.choices, self.excluded), tuple(out))
         return out
 
     def describe(self, combo: tuple) -> str:

@@ -80,6 +80,20 @@ class Builder:
         self._known_math: dict = {}          # formulas KaTeX rendered, across builds
         self._formulas: dict[tuple, tuple] = {}   # (edition, chapter) -> (inputs..., formulas)
 
+    def defer_housekeeping(self) -> None:
+        """For a long-lived builder (`--serve`): work nobody waits for (storing an edited
+        chapter's parse, removing the replaced site tree) waits for `idle` instead of
+        delaying the rebuild the open pages wait for."""
+        self.resolver.defer_stores = True
+        self.writer.defer_cleanup = True
+
+    def idle(self) -> None:
+        """Do what `defer_housekeeping` held back (the server calls this when no file has
+        changed for a while, and when it stops)."""
+        if self.resolver.store_parsed():
+            self.cache.flush()
+        self.writer.tidy()
+
     def log(self, message: str) -> None:
         if not self.opt.quiet:
             print(f"  {message}", file=sys.stderr, flush=True)

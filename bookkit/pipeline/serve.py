@@ -32,6 +32,9 @@ IDLE_TIMEOUT = 30.0
 HEADER_DEADLINE = 10.0
 MAX_CONNECTIONS = 32
 MAX_PATH = 1024            # bytes of a decoded URL path; longer is a malformed request
+#: ms without a changed file after which the rebuilds' held-back housekeeping runs
+#: (`Builder.idle`): longer than the pause between two saves while typing
+IDLE_MS = 1500
 #: the Host names a browser uses for this server; anything else is another site's page
 #: reaching it through DNS rebinding
 LOCAL_HOST_RE = re.compile(r"^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$", re.I)
@@ -393,6 +396,7 @@ def serve(builder: Builder, port: int) -> int:
               "stop the program using it", file=sys.stderr)
         return 2
     thread = threading.Thread(target=server.serve_forever, daemon=True)
+    builder.defer_housekeeping()
     try:
         if (builder.root / CONFIG_DIR / "figures").is_dir():
             # Before the first build, not after it: the watcher starts after that build, and
@@ -412,9 +416,15 @@ def serve(builder: Builder, port: int) -> int:
         paths = [str(builder.root / p) for p in (*folders, *RESOLVE_INPUTS,
                                                  *outputs.watched("site"))
                  if (builder.root / p).exists()]
-        for changes in watch(*paths, debounce=30, step=10,
+        # An empty set of changes: nothing changed for IDLE_MS, the time for the housekeeping
+        # the rebuilds held back (`Builder.idle`).
+        for changes in watch(*paths, debounce=30, step=10, rust_timeout=IDLE_MS,
+                             yield_on_timeout=True,
                              watch_filter=lambda _c, p: not p.endswith((".pyc", "~", ".swp"))
                              and "__pycache__" not in p and "node_modules" not in p):
+            if not changes:
+                builder.idle()
+                continue
             names = sorted({Path(p).name for _, p in changes})
             text_only = all(p.endswith(".md") for _, p in changes)
             rebuild(builder, state, "changed: " + ", ".join(names[:3]), full=not text_only)
@@ -424,4 +434,5 @@ def serve(builder: Builder, port: int) -> int:
         if thread.is_alive():
             server.shutdown()
         server.server_close()
+        builder.idle()
     return 0

@@ -40,8 +40,13 @@ class Resolver:
         self.log = log
         self._parsed: dict[str, tuple[str, list, dict]] = {}   # path -> (sha, tokens, env)
         self._parsed_text: dict[str, str] = {}                   # path -> the text parsed
+        # `--serve` (`defer_stores`): chapters parsed again after an edit, stored in the cache
+        # when the server is idle (`store_parsed`) instead of during the rebuild
+        self.defer_stores = False
+        self._unstored: dict[str, tuple[str, str, str]] = {}   # path -> (slot, sha, text)
         self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
         self._last_images: dict[tuple, FigureImage] = {}   # (figure, lang) -> its last image
+        self._sizes: dict[tuple, tuple] = {}   # (figure, lang) -> (its image, its SVG's size)
         self._trusted_memo: dict[str, tuple] = {}   # chapter path -> (its inputs, its problems)
         self._numbered: dict[str, tuple] = {}       # edition -> (its inputs, ResolvedEdition)
         self._math_of: dict[str, tuple] = {}        # original chapter -> (digest, math commands)
@@ -71,12 +76,19 @@ class Resolver:
         # about 0.4x the time of parsing it. One entry per chapter file, replaced when its text
         # changes, so a --serve session's saves do not pile up in the cache.
         slot = key_of("parsed", parser_digest(), key)
-        stored = self.cache.get("parsed", slot)
-        if stored is not None and stored[0] == digest:
-            _digest, tokens, env = stored
-        else:
+        if hit and self.defer_stores:
+            # An edit under --serve: the slot holds this process's own earlier parse (not
+            # worth unpickling to find so), and storing the new one (pickling a chapter's
+            # tokens, ~0.1 s) waits until the server is idle: the open page waits for this.
             tokens, env = parse(chapter.text)
-            self.cache.put("parsed", slot, (digest, tokens, env))   # pickled now, unnumbered
+            self._unstored[key] = (slot, digest, chapter.text)
+        else:
+            stored = self.cache.get("parsed", slot)
+            if stored is not None and stored[0] == digest:
+                _digest, tokens, env = stored
+            else:
+                tokens, env = parse(chapter.text)
+                self.cache.put("parsed", slot, (digest, tokens, env))   # pickled now, unnumbered
         # Before anything reads the tokens: an unclosed fence swallows the rest of the file,
         # and what fails later (a cell's NameError, unknown labels) would not name it.
         fence = trust.unclosed_fence(tokens, chapter.text.splitlines())
@@ -85,6 +97,15 @@ class Resolver:
         self._parsed[key] = (digest, tokens, env)
         self._parsed_text[key] = chapter.text
         return self._parsed[key]
+
+    def store_parsed(self) -> int:
+        """Store the parses `defer_stores` held back (parsed again: the memo's tokens are
+        numbered by now, and the cache keeps them as the parser left them); how many."""
+        pending, self._unstored = self._unstored, {}
+        for slot, digest, text in pending.values():
+            tokens, env = parse(text)
+            self.cache.put("parsed", slot, (digest, tokens, env))
+        return len(pending)
 
     def run_cells(self, book: Book) -> dict[int, CellResults]:
         """Every chapter's calc cells (cached), in worker processes: {chapter number: cells}."""
@@ -227,7 +248,12 @@ class Resolver:
                                   deferred=self.deferred_figures, nice=nice)
         self._last_images = figures
         resolved.figures = figures
-        resolved.figure_sizes = {k: svg_size(_head(v.svg)) for k, v in figures.items()}
+        # the same FigureImage object while its image is unchanged: its size is not read
+        # again (opening ~900 SVGs was a tenth of a one-paragraph rebuild)
+        sizes = {k: self._sizes.get(k, (None,)) for k in figures}
+        self._sizes = {k: (v, sizes[k][1] if sizes[k][0] is v else svg_size(_head(v.svg)))
+                       for k, v in figures.items()}
+        resolved.figure_sizes = {k: size for k, (_image, size) in self._sizes.items()}
 
     def resolve(self, book: Book,
                 figures: tuple[str, ...] = ("svg", "pdf"),

@@ -11,15 +11,13 @@ from markdown_it.token import Token
 
 from bookkit.source.markdown import inline_text
 from bookkit.model import BuildError, ChapterOutline, ChapterSource, Label, TokenMeta as M
-from bookkit.source.images import is_static_figure
+from bookkit.source.images import is_static_figure, lone_image
 
 
 def is_figure_paragraph(tokens: list[Token], i: int) -> bool:
     """A paragraph holding only an image whose target is a figure script (`….py`)."""
-    if tokens[i].type != "paragraph_open" or i + 1 >= len(tokens):
-        return False
-    kids = [k for k in (tokens[i + 1].children or []) if not (k.type == "text" and not k.content.strip())]
-    return len(kids) == 1 and kids[0].type == "image" and str(kids[0].attrs.get("src", "")).endswith(".py")
+    image = lone_image(tokens, i)
+    return image is not None and str(image.attrs.get("src", "")).endswith(".py")
 
 
 def number_static_figure(chapter: ChapterSource, tokens: list[Token], i: int,

@@ -50,15 +50,30 @@ def is_local(src: str) -> bool:
     return bool(src) and not _REMOTE_RE.match(src)
 
 
+def lone_image(tokens: list[Token], i: int) -> Token | None:
+    """The image of a paragraph that holds only an image (and blank text), else None.
+
+    Asked of every paragraph of every chapter each time an edition is numbered: it stops at
+    the first child that is not blank text or a first image, where listing the children
+    walked all of a long paragraph's (a third of renumbering an edition)."""
+    if tokens[i].type != "paragraph_open" or i + 1 >= len(tokens):
+        return None
+    found = None
+    for kid in tokens[i + 1].children or ():
+        if kid.type == "text" and not kid.content.strip():
+            continue
+        if found is not None or kid.type != "image":
+            return None
+        found = kid
+    return found
+
+
 def is_static_figure(tokens: list[Token], i: int) -> bool:
     """A paragraph holding only a local image that is not a figure script."""
-    if tokens[i].type != "paragraph_open" or i + 1 >= len(tokens):
+    image = lone_image(tokens, i)
+    if image is None:
         return False
-    kids = [k for k in (tokens[i + 1].children or [])
-            if not (k.type == "text" and not k.content.strip())]
-    if len(kids) != 1 or kids[0].type != "image":
-        return False
-    src = str(kids[0].attrs.get("src", ""))
+    src = str(image.attrs.get("src", ""))
     return is_local(src) and not src.endswith(".py")
 
 

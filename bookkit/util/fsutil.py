@@ -18,8 +18,9 @@ _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
 
 
-def swap_dir(new: Path, out: Path) -> None:
-    """Put the finished folder `new` in place of `out`; the old tree is removed.
+def swap_dir(new: Path, out: Path, keep_old: bool = False) -> None:
+    """Put the finished folder `new` in place of `out`; the old tree is removed (`keep_old`:
+    left for the caller to remove, under the name `new` or `<out>.old`).
 
     One atomic exchange of the two names (Linux renameat2 RENAME_EXCHANGE): at every moment
     `out` is the old tree or the new one, complete, so a server, a check or a release reading
@@ -37,13 +38,15 @@ def swap_dir(new: Path, out: Path) -> None:
     _step("before-swap")
     if out.exists() and _exchange(new, out):
         _step("after-swap")
-        shutil.rmtree(new, ignore_errors=True)   # the old tree, now under the new one's name
+        if not keep_old:
+            shutil.rmtree(new, ignore_errors=True)   # the old tree, now under the new one's name
         return
     if out.exists():
         os.rename(out, old)
         _step("between-renames")
     os.rename(new, out)
-    shutil.rmtree(old, ignore_errors=True)
+    if not keep_old:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def _exchange(a: Path, b: Path) -> bool:

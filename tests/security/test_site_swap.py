@@ -78,3 +78,27 @@ def test_without_the_exchange_a_kill_between_the_renames_is_repaired(tmp_path):
     fsutil.swap_dir(tmp_path / "next", out)
     assert (out / "index.html").read_text() == "next"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "site.new"]
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+def test_a_deferred_cleanup_keeps_the_new_site_whole_and_tidy_removes_the_old(
+        tmp_path, monkeypatch, exchange):
+    """`--serve` leaves the replaced tree for later (`TreeWriter.defer_cleanup`): the site is
+    the new one at once, the next write still works with the old tree lying there, and `tidy`
+    leaves nothing but the site; with or without the atomic exchange."""
+    from bookkit.pipeline.write import TreeWriter
+    if not exchange:
+        monkeypatch.setattr(fsutil, "_exchange", lambda a, b: False)
+    out = tmp_path / "site"
+    writer = TreeWriter(out)
+    writer.defer_cleanup = True
+    writer.write({"index.html": b"one", "a/p.html": b"page"})
+    writer.write({"index.html": b"two", "a/p.html": b"page"})
+    assert (out / "index.html").read_bytes() == b"two"
+    assert sorted(p.name for p in tmp_path.iterdir()) != ["site"]   # the old tree, kept
+    writer.write({"index.html": b"three", "a/p.html": b"page"})    # over a kept old tree
+    assert (out / "index.html").read_bytes() == b"three"
+    assert (out / "a/p.html").read_bytes() == b"page"
+    writer.tidy()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+    assert (out / "index.html").read_bytes() == b"three"

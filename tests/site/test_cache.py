@@ -307,3 +307,40 @@ def test_an_undone_figure_edit_brings_the_first_drawing_back(book_copy, warm_cac
     builder.build()
     assert builder.resolver.drawn_figures == []        # from the cache, not drawn again
     assert image.read_bytes() == first
+
+
+def test_under_serve_an_edited_chapter_s_parse_is_stored_when_idle(book_copy, tmp_path,
+                                                                   monkeypatch):
+    """`defer_housekeeping` (what `--serve` sets): a chapter parsed again after an edit is not
+    pickled into the cache during the rebuild; `idle` stores it, as the parser left it (not
+    numbered), and a new process then reads it instead of parsing."""
+    from bookkit.load.config import load_book
+    from bookkit.pipeline.build import BuildOptions, Builder
+    from bookkit.resolve import book as resolve_book
+    from bookkit.source import markdown
+    from bookkit.util.cache import Cache
+
+    parsed: list = []
+    real = markdown.parse
+    monkeypatch.setattr(resolve_book, "parse", lambda text: parsed.append(text) or real(text))
+    builder = Builder(BuildOptions(root=book_copy, out=tmp_path / "site", quiet=True,
+                                   cache_dir=tmp_path / "cache", editions=["zh"]))
+    builder.defer_housekeeping()
+    chapter = load_book(book_copy, ["zh"]).original.chapters[3]
+    builder.resolver.parsed(chapter)
+    edited = chapter.path
+    edited.write_text(edited.read_text(encoding="utf-8") + "\n\n## 新的一节\n\n多一句。\n",
+                      encoding="utf-8")
+    chapter = load_book(book_copy, ["zh"]).original.chapters[3]
+    staged = dict(builder.cache._staged)
+    tokens = builder.resolver.parsed(chapter)[1]
+    assert parsed[-1].endswith("多一句。\n")
+    assert builder.cache._staged == staged                       # nothing pickled for it yet
+    resolve_book.number_chapter(chapter, tokens, {})            # the memo's tokens get numbers
+    builder.idle()
+    assert builder.resolver._unstored == {}
+    parsed.clear()
+    fresh = resolve_book.Resolver(book_copy, Cache(tmp_path / "cache"), 1, 60.0)
+    again = fresh.parsed(chapter)[1]
+    assert parsed == []                                          # read from the cache
+    assert [t.as_dict() for t in again] == [t.as_dict() for t in real(chapter.text)[0]]

@@ -124,3 +124,22 @@ def test_an_unclosed_calc_fence_is_an_error_at_its_line(text, closed):
     with pytest.raises(BuildError) as err:
         extract_cells(chapter(text))
     assert "workloads.md:3:" in err.value.render() and "never closed" in err.value.render()
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("![cap](figures/x.py){#fig-x}", "script"),
+    ("  ![cap](img/a.png)  ", "static"),
+    ("![cap](figures/x.py){#fig-x} and a word", None),
+    ("A word, then ![cap](figures/x.py){#fig-x}", None),
+    ("![a](img/a.png) ![b](img/b.png)", None),
+    ("![cap](https://example.org/a.png)", None),
+    ("Plain text only.", None),
+])
+def test_a_figure_paragraph_holds_one_image_and_nothing_else(text, kind):
+    from bookkit.resolve.numbering import is_figure_paragraph
+    from bookkit.source.images import is_static_figure, lone_image
+    from bookkit.source.markdown import parse
+    tokens, _env = parse(text + "\n")
+    assert (lone_image(tokens, 0) is not None) == (kind is not None or "https" in text)
+    assert is_figure_paragraph(tokens, 0) == (kind == "script")
+    assert is_static_figure(tokens, 0) == (kind == "static")
