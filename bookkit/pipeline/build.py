@@ -32,7 +32,7 @@ from bookkit.locale.text import forget_values_digests
 from bookkit.render.site.renderer import formulas
 from bookkit.resolve.book import Resolver
 from bookkit.source.typed_numbers import typed_numbers, warning_text
-from bookkit.resolve.workers import Background, JobResult
+from bookkit.resolve.workers import Background, JobResult, KeptWorkers
 from bookkit.pipeline.write import TreeWriter
 
 
@@ -83,9 +83,17 @@ class Builder:
     def defer_housekeeping(self) -> None:
         """For a long-lived builder (`--serve`): work nobody waits for (storing an edited
         chapter's parse, removing the replaced site tree) waits for `idle` instead of
-        delaying the rebuild the open pages wait for."""
+        delaying the rebuild the open pages wait for, and the figure-drawing processes are
+        kept from one build to the next (`close` stops them)."""
         self.resolver.defer_stores = True
         self.writer.defer_cleanup = True
+        if self.resolver.kept_workers is None:
+            self.resolver.kept_workers = KeptWorkers()
+
+    def close(self) -> None:
+        """Stop the processes `defer_housekeeping` keeps."""
+        if self.resolver.kept_workers is not None:
+            self.resolver.kept_workers.close()
 
     def idle(self) -> None:
         """Do what `defer_housekeeping` held back (the server calls this when no file has

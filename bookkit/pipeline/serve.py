@@ -435,4 +435,5 @@ def serve(builder: Builder, port: int) -> int:
             server.shutdown()
         server.server_close()
         builder.idle()
+        builder.close()
     return 0

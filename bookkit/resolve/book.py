@@ -20,6 +20,7 @@ from bookkit.model import (Book, BuildError, CellResults, ChapterSource, Edition
                             FigureImage, Label, ResolvedBook, ResolvedChapter, ResolvedEdition)
 from bookkit.resolve.cells import resolve_cells
 from bookkit.locale.languages import LANGUAGES
+from bookkit.resolve.workers import KeptWorkers
 from bookkit.resolve.figures import (FigureTask, figure_words, resolve_figures, script_inputs,
                                       svg_size)
 from bookkit.resolve.numbering import number_chapter
@@ -43,6 +44,9 @@ class Resolver:
         # `--serve` (`defer_stores`): chapters parsed again after an edit, stored in the cache
         # when the server is idle (`store_parsed`) instead of during the rebuild
         self.defer_stores = False
+        # `--serve`: the drawing processes outlive a build (`KeptWorkers`); None: each build
+        # forks its own
+        self.kept_workers: KeptWorkers | None = None
         self._unstored: dict[str, tuple[str, str, str]] = {}   # path -> (slot, sha, text)
         self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
         self._last_images: dict[tuple, FigureImage] = {}   # (figure, lang) -> its last image
@@ -245,7 +249,8 @@ class Resolver:
                                   drawn=self.drawn_figures, deps_out=self.figure_deps,
                                   memo=self._figure_memo, formats=formats,
                                   later=later, previous=self._last_images,
-                                  deferred=self.deferred_figures, nice=nice)
+                                  deferred=self.deferred_figures, nice=nice,
+                                  kept=self.kept_workers)
         self._last_images = figures
         resolved.figures = figures
         # the same FigureImage object while its image is unchanged: its size is not read

@@ -6,6 +6,7 @@ fallback's (book.yml). A missing glyph or a font fallback fails the build: no to
 """
 from __future__ import annotations
 
+import logging
 import hashlib
 import os
 import re
@@ -17,7 +18,7 @@ from bookkit.util.cache import Cache, key_of, library_versions
 from bookkit.util.fsutil import kept_while_unchanged, read_bytes_kept
 from bookkit.locale.languages import LANGUAGES, find as find_language
 from bookkit.model import BuildError, FigureImage
-from bookkit.resolve.workers import DependencyRecorder, JobResult, run_pool
+from bookkit.resolve.workers import DependencyRecorder, JobResult, KeptWorkers, run_pool
 
 #: figure fonts per language (its record's); an edition of another uses its fallback's (book.yml)
 FONT_FAMILIES = {tag: list(rec.figure_fonts) for tag, rec in LANGUAGES.items()}
@@ -645,6 +646,10 @@ def _first(langs: tuple[str, ...], table) -> str | None:
     return next((lang for lang in langs if lang in table), None)
 
 
+class _FigureFontLog(logging.Handler):
+    """A figure's listener for missing-glyph warnings (`draw_figure`)."""
+
+
 def draw_figure(script: str, lang: str, root: str,
                 formats: tuple[str, ...] = ("svg", "pdf"),
                 fallbacks: tuple[str, ...] = (), words: dict | None = None,
@@ -655,7 +660,6 @@ def draw_figure(script: str, lang: str, root: str,
     format."""
     import importlib.util
     import io
-    import logging
     import sys
 
     if root not in sys.path:
@@ -668,12 +672,15 @@ def draw_figure(script: str, lang: str, root: str,
     plt.rcParams["font.family"] = FONT_FAMILIES[_first((lang, *fallbacks), FONT_FAMILIES)]
     problems: list[str] = []
 
-    class FontLog(logging.Handler):
+    class FontLog(_FigureFontLog):
         def emit(self, record):
             problems.append(record.getMessage())
 
     handler = FontLog(level=logging.WARNING)
-    logging.getLogger("matplotlib.font_manager").addHandler(handler)
+    font_log = logging.getLogger("matplotlib.font_manager")
+    for last in [h for h in font_log.handlers if isinstance(h, _FigureFontLog)]:
+        font_log.removeHandler(last)   # the figure before's: a worker draws many (`--serve`: for hours)
+    font_log.addHandler(handler)
     spec = importlib.util.spec_from_file_location(f"figure_{abs(hash(script))}", script)
     module = importlib.util.module_from_spec(spec)
     with warnings.catch_warnings(record=True) as caught:
@@ -771,7 +778,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                     memo: dict | None = None,
                     formats: tuple[str, ...] = ("svg", "pdf"),
                     later: frozenset[str] = frozenset(), previous: dict | None = None,
-                    deferred: list | None = None, nice: int = 0) -> dict:
+                    deferred: list | None = None, nice: int = 0,
+                    kept: KeptWorkers | None = None) -> dict:
     """Render every (figure, language) once, into out_dir/<id>.<lang>.<format>.
 
     Each format is cached on its own: the site needs only SVG, so a site build does not pay for
@@ -782,7 +790,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
     not in the cache keeps its `previous` image ({(figure, lang): FigureImage}, as an earlier
     call returned it) and its name goes to `deferred`: `--serve` shows the open page's
     drawing first and draws the others' in the build that follows. Nothing deferred is
-    remembered, so that build draws it. `nice`: the drawing workers' niceness (`run_pool`).
+    remembered, so that build draws it. `nice`: the drawing workers' niceness; `kept`: their
+    processes kept for the next call (both: `run_pool`).
     """
     images: dict[tuple[str, str], FigureImage] = {}
     missing_items, keys, found = [], {}, {}
@@ -875,7 +884,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
         # 1 s less per figure than importing it in every job. matplotlib is not a local
         # module, so dependency recording (local files only) is unaffected.
         _setup_matplotlib()
-        results = _draw_all(missing_items, str(root), workers, timeout, nice)
+        results = _draw_all(missing_items, str(root), workers, timeout, nice, kept)
         errors = []
         for name, result in sorted(results.items()):
             fid, lang = name.split("|")
@@ -911,7 +920,7 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
 
 
 def _draw_all(items: list, root: str, workers: int, timeout: float,
-              nice: int = 0) -> dict[str, JobResult]:
+              nice: int = 0, kept: KeptWorkers | None = None) -> dict[str, JobResult]:
     """Draw the (name, script, lang, formats, fallbacks, words, number_lang, inputs) items on
     long-lived workers, each keeping to one language while it has figures left: the text and
     math layouts measured for one figure (tick labels, mostly) serve the next of the same
@@ -922,7 +931,7 @@ def _draw_all(items: list, root: str, workers: int, timeout: float,
     return run_pool([(name, (script, lang, root, fmts, fb, words, nl, inputs))
                      for name, script, lang, fmts, fb, words, nl, inputs in items],
                     draw_in_worker, workers=workers, timeout=timeout,
-                    group=lambda args: args[1], nice=nice)
+                    group=lambda args: args[1], nice=nice, kept=kept)
 
 
 def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:

@@ -2,7 +2,7 @@
 import os
 import time
 
-from bookkit.resolve.workers import JobResult, run_pool
+from bookkit.resolve.workers import JobResult, KeptWorkers, run_pool
 
 
 def _pid(tag: str) -> JobResult:
@@ -100,3 +100,47 @@ def test_work_nobody_waits_for_runs_at_a_lower_priority():
     behind = run_pool([("a", ("a",)), ("b", ("b",))], _niceness, nice=10)
     assert {r.value for r in behind.values()} == {min(mine + 10, 19)}
     assert os.nice(0) == mine
+
+
+def test_kept_workers_serve_the_next_call_and_are_replaced_when_they_die():
+    """`kept` (`--serve`): the next call's items go to the processes of the last one (their
+    memos warm); a kept process that died in between, or was killed for its item's time
+    limit, is replaced; `nice` work gets processes of its own; `close` leaves none."""
+    before = _children()
+    kept = KeptWorkers()
+    try:
+        first = run_pool([("a", ("a",)), ("b", ("b",))], _pid, workers=2, kept=kept)
+        pids = {r.value[1] for r in first.values()}
+        assert len(kept.slots) == 2 and _children() - before == pids
+        second = run_pool([("c", ("c",)), ("d", ("d",))], _pid, workers=2, kept=kept)
+        assert {r.value[1] for r in second.values()} <= pids
+        behind = run_pool([("e", ("e",))], _niceness, nice=10, kept=kept)
+        assert behind["e"].value == min(os.nice(0) + 10, 19)
+        assert {s["proc"].pid for s in kept.slots} == pids          # not niced, still kept
+        victim = kept.slots[0]["proc"]
+        victim.kill()
+        victim.join()
+        third = run_pool([("f", ("f",)), ("g", ("g",))], _pid, workers=2, kept=kept)
+        assert all(r.ok for r in third.values())
+        assert victim.pid not in {r.value[1] for r in third.values()}
+        assert len(kept.slots) == 2 and all(s["proc"].is_alive() for s in kept.slots)
+    finally:
+        kept.close()
+    assert kept.slots == [] and _children() == before
+
+
+def test_kept_workers_are_stopped_when_a_call_is_interrupted():
+    before = _children()
+    kept = KeptWorkers()
+    run_pool([("a", ("a",))], _pid, workers=1, kept=kept)
+    assert len(kept.slots) == 1
+
+    def stop(_args):
+        raise KeyboardInterrupt
+    try:
+        run_pool([("b", ("b",))], _pid, workers=1, kept=kept, group=stop)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interruption was swallowed")
+    assert kept.slots == [] and _children() == before
