@@ -352,6 +352,7 @@ class FigureImage:
     site_svg: Path | None = None   # the SVG the site ships: its greys follow the page's theme
     description: str = ""    # text alternative from the script's `describe(t)` (long description)
     bound: tuple = ()        # numbers drawn through `t.num`: {text, name, spec, value, expr}
+    size: tuple[int, int] = (640, 360)   # CSS pixels, from the SVG's own width and height
 
 
 class TokenMeta:

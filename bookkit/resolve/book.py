@@ -21,8 +21,7 @@ from bookkit.model import (Book, BuildError, CellResults, ChapterSource, Edition
 from bookkit.resolve.cells import resolve_cells
 from bookkit.locale.languages import LANGUAGES
 from bookkit.resolve.workers import KeptWorkers
-from bookkit.resolve.figures import (FigureTask, figure_words, resolve_figures, script_inputs,
-                                      svg_size)
+from bookkit.resolve.figures import FigureTask, figure_words, resolve_figures, script_inputs
 from bookkit.resolve.numbering import number_chapter
 from bookkit.resolve.scenarios import resolve_variants
 
@@ -50,7 +49,6 @@ class Resolver:
         self._unstored: dict[str, tuple[str, str, str]] = {}   # path -> (slot, sha, text)
         self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
         self._last_images: dict[tuple, FigureImage] = {}   # (figure, lang) -> its last image
-        self._sizes: dict[tuple, tuple] = {}   # (figure, lang) -> (its image, its SVG's size)
         self._trusted_memo: dict[str, tuple] = {}   # chapter path -> (its inputs, its problems)
         self._numbered: dict[str, tuple] = {}       # edition -> (its inputs, ResolvedEdition)
         self._math_of: dict[str, tuple] = {}        # original chapter -> (digest, math commands)
@@ -253,12 +251,7 @@ class Resolver:
                                   kept=self.kept_workers)
         self._last_images = figures
         resolved.figures = figures
-        # the same FigureImage object while its image is unchanged: its size is not read
-        # again (opening ~900 SVGs was a tenth of a one-paragraph rebuild)
-        sizes = {k: self._sizes.get(k, (None,)) for k in figures}
-        self._sizes = {k: (v, sizes[k][1] if sizes[k][0] is v else svg_size(_head(v.svg)))
-                       for k, v in figures.items()}
-        resolved.figure_sizes = {k: size for k, (_image, size) in self._sizes.items()}
+        resolved.figure_sizes = {k: v.size for k, v in figures.items()}
 
     def resolve(self, book: Book,
                 figures: tuple[str, ...] = ("svg", "pdf"),
@@ -274,11 +267,6 @@ class Resolver:
             self.draw_figures(resolved, formats=figures)
         self.cache.flush()
         return resolved
-
-
-def _head(path: Path, size: int = 600) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read(size)
 
 
 def _digest(obj) -> str:

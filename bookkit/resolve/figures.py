@@ -6,8 +6,8 @@ fallback's (book.yml). A missing glyph or a font fallback fails the build: no to
 """
 from __future__ import annotations
 
-import logging
 import hashlib
+import logging
 import os
 import re
 import warnings
@@ -951,7 +951,7 @@ def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
     image = FigureImage(figure_id=fid, lang=lang, svg=paths["svg"], pdf=paths.get("pdf"),
                         texts=tuple(value["texts"]), site_svg=paths.get("site"),
                         description=value.get("description", ""),
-                        bound=tuple(value.get("bound", ())))
+                        bound=tuple(value.get("bound", ())), size=svg_size(value["svg"]))
     _ON_DISK[image.svg] = image
     return image
 
