@@ -377,6 +377,107 @@ def _copy_markers_cheaply(markers) -> None:
     MarkerStyle._set_marker = set_marker
 
 
+def _copy_new_ticks_from_a_template(axis_module) -> None:
+    """An axis' second and later ticks copied from a tick built once, instead of built anew.
+
+    A plot's axes need ~20-70 ticks each (a log axis' minor ticks are most of them), and
+    matplotlib builds each new one from the axis' keywords and rcParams: three `Line2D` and
+    two `Text`, property by property (~15 % of drawing the book's figures under cProfile),
+    then copies the first tick's properties onto it (`_copy_tick_props`). Here the tick
+    matplotlib would build is built once per axis and kind (major, minor) and kept aside,
+    never drawn; a new tick is a shallow copy of it with callbacks of its own, then
+    `_copy_tick_props` runs as matplotlib runs it. The kept tick is used only while what
+    building one reads is the same: the axis' tick keywords and every rcParams value read
+    while it was built (recorded then). Anything else (a polar axis' own ticks, keywords that
+    do not compare) is built by matplotlib. Private methods, hence the guard; the book's 585
+    images are byte for byte those of matplotlib's own way (bench/PROFILE.md, 11th round)."""
+    Axis = getattr(axis_module, "Axis", None)
+    originals = (getattr(Axis, "get_major_ticks", None), getattr(Axis, "get_minor_ticks", None))
+    if None in originals or getattr(originals[0], "_bookkit_shared", False) \
+            or not hasattr(Axis, "_get_tick") or not hasattr(Axis, "_copy_tick_props"):
+        return
+    import matplotlib
+    from matplotlib import cbook
+    RcParams = type(matplotlib.rcParams)
+    base_get_tick = Axis._get_tick
+
+    def build_template(axis, major: bool):
+        """matplotlib's new tick, and the rcParams keys it read (what the copies depend on)."""
+        read: dict = {}
+        inner = RcParams._get
+
+        def recording(self, key):
+            value = inner(self, key)
+            if self is matplotlib.rcParams:
+                read.setdefault(key, value)
+            return value
+
+        RcParams._get = recording
+        try:
+            tick = base_get_tick(axis, major=major)
+        finally:
+            RcParams._get = inner
+        kw = axis._major_tick_kw if major else axis._minor_tick_kw
+        return tick, tuple(read), tuple(read.values()), dict(kw)
+
+    def still_valid(axis, major: bool, kept) -> bool:
+        tick, keys, values, kw = kept
+        now = axis._major_tick_kw if major else axis._minor_tick_kw
+        rc = matplotlib.rcParams
+        try:
+            return bool(now == kw) and all(bool(rc._get(k) == v) for k, v in zip(keys, values))
+        except Exception:           # values that do not compare (arrays): build it anew
+            return False
+
+    def clone(artist):
+        new = object.__new__(type(artist))
+        new.__dict__.update(artist.__dict__)
+        new._callbacks = cbook.CallbackRegistry(signals=["pchanged"])
+        return new
+
+    def template_of(axis, major: bool):
+        """The kept tick of this axis and kind, built again if what it read has changed."""
+        if type(axis)._get_tick is not base_get_tick:
+            return None
+        slot = "_bookkit_major_template" if major else "_bookkit_minor_template"
+        kept = axis.__dict__.get(slot)
+        if kept is None or not still_valid(axis, major, kept):
+            kept = build_template(axis, major)
+            axis.__dict__[slot] = kept
+        return kept[0]
+
+    def new_tick(axis, major: bool, template):
+        if template is None:
+            return axis._get_tick(major=major)
+        tick = clone(template)
+        # A part's other mutable objects are replaced by `_copy_tick_props`, which always
+        # follows (`Line2D.update_from` sets a new marker, `Text.update_from` copies the font
+        # properties); its line data and text are set anew before a tick is drawn.
+        for name in ("tick1line", "tick2line", "gridline", "label1", "label2"):
+            setattr(tick, name, clone(getattr(template, name)))
+        return tick
+
+    def ticks_of(kind: str, major: bool, original):
+        def get_ticks(self, numticks=None):
+            if numticks is None:
+                numticks = len(self.get_majorticklocs() if major else self.get_minorticklocs())
+            ticks = getattr(self, kind)
+            # nothing in the loop changes what a tick is built from: one check per call
+            template = template_of(self, major) if len(ticks) < numticks else None
+            while len(ticks) < numticks:
+                tick = new_tick(self, major, template)
+                ticks.append(tick)
+                self._copy_tick_props(ticks[0], tick)
+            return ticks[:numticks]
+        get_ticks.__name__, get_ticks.__doc__ = original.__name__, original.__doc__
+        get_ticks._bookkit_shared = True
+        get_ticks.__wrapped__ = original
+        return get_ticks
+
+    Axis.get_major_ticks = ticks_of("majorTicks", True, originals[0])
+    Axis.get_minor_ticks = ticks_of("minorTicks", False, originals[1])
+
+
 def _cheaper_patch_limits(axes_base, patches) -> None:
     """The data limits of an added patch computed without the transform algebra.
 
@@ -560,6 +661,7 @@ def _setup_matplotlib():
     import matplotlib.markers
     _share_ticks_within_a_pass(matplotlib.axis, matplotlib.figure)
     _copy_markers_cheaply(matplotlib.markers)
+    _copy_new_ticks_from_a_template(matplotlib.axis)
     import matplotlib.axes._base
     import matplotlib.patches
     _cheaper_patch_limits(matplotlib.axes._base, matplotlib.patches)

@@ -36,7 +36,8 @@ def test_the_memos_are_installed():
                    matplotlib.markers.MarkerStyle._set_marker,
                    matplotlib.axes._base._AxesBase._update_patch_limits,
                    matplotlib.textpath.TextToPath.get_glyphs_with_font,
-                   matplotlib.font_manager.FontManager._find_fonts_by_props):
+                   matplotlib.font_manager.FontManager._find_fonts_by_props,
+                   matplotlib.axis.Axis.get_major_ticks, matplotlib.axis.Axis.get_minor_ticks):
         assert getattr(method, "_bookkit_shared", False), method
 
 
@@ -72,6 +73,78 @@ def test_ticks_follow_a_change_between_passes():
     ax.set_xticks([0, 25, 50, 75, 100])
     after = _svg(fig)
     assert b"<!-- 75 -->" in after and b"<!-- 75 -->" not in before
+
+
+def _plot_with_many_ticks(tweak=None):
+    """A log-x plot (dozens of minor ticks), a tick_params call, a second pass that needs more
+    ticks on both axes, and an optional change (rcParams, tick keywords) before it."""
+    import matplotlib
+    import matplotlib.ticker
+    fig = _figure((5, 3))
+    ax = fig.add_subplot()
+    ax.plot([1, 1e3], [0, 10], label="line")
+    ax.set_xscale("log")
+    ax.set_xlabel("tokens")
+    ax.tick_params(axis="x", labelrotation=30, labelsize=7)
+    first = _svg(fig)
+    if tweak:
+        tweak(ax, matplotlib)
+    ax.set_xlim(1, 1e5)                # more ticks: new ones copied from the kept tick
+    ax.set_ylim(0, 100)
+    ax.yaxis.set_major_locator(matplotlib.ticker.MultipleLocator(5))
+    return first, _svg(fig)
+
+
+def _by_matplotlib(draw):
+    """`draw()` with matplotlib's own way of making new ticks."""
+    from matplotlib.axis import Axis
+    ours = Axis.get_major_ticks, Axis.get_minor_ticks
+    Axis.get_major_ticks, Axis.get_minor_ticks = (m.__wrapped__ for m in ours)
+    try:
+        return draw()
+    finally:
+        Axis.get_major_ticks, Axis.get_minor_ticks = ours
+
+
+@pytest.mark.parametrize("tweak, shows", [
+    (None, False),
+    # what a new tick is built from changes after the axis' kept tick was built: the new
+    # ticks take the first tick's size and font (matplotlib copies them), not its math
+    (lambda ax, mpl: mpl.rcParams.__setitem__("xtick.major.size", 9), False),
+    (lambda ax, mpl: mpl.rcParams.__setitem__("text.parse_math", False), True),
+    (lambda ax, mpl: ax.tick_params(axis="both", which="minor", width=2, color="#c00000"), True),
+    (lambda ax, mpl: ax.grid(True, which="both"), True),
+], ids=["plain", "rc-tick-size", "rc-parse-math", "minor-tick-params", "grid"])
+def test_ticks_copied_from_a_kept_tick_are_matplotlibs(tweak, shows):
+    import matplotlib
+    with matplotlib.rc_context():
+        ours = _plot_with_many_ticks(tweak)
+    with matplotlib.rc_context():
+        theirs = _by_matplotlib(lambda: _plot_with_many_ticks(tweak))
+    assert ours[0] == theirs[0]
+    assert ours[1] == theirs[1]
+    if shows:                                    # the change reaches the drawing
+        assert ours[1] != _plot_with_many_ticks(None)[1]
+
+
+def test_a_copied_tick_has_callbacks_and_parts_of_its_own():
+    fig = _figure()
+    ax = fig.add_subplot()
+    ax.set_xscale("log")
+    ax.set_xlim(1, 1e6)
+    ticks = ax.xaxis.get_major_ticks(5)
+    kept = ax.xaxis.__dict__["_bookkit_major_template"][0]
+    parts = ("tick1line", "tick2line", "gridline", "label1", "label2")
+    for tick in ticks[1:]:
+        assert tick is not kept and tick._callbacks is not kept._callbacks
+        for name in parts:
+            part, other = getattr(tick, name), getattr(ticks[0], name)
+            assert part is not getattr(kept, name) and part is not other
+            assert part._callbacks is not getattr(kept, name)._callbacks
+        assert tick.label1._fontproperties is not ticks[0].label1._fontproperties
+        assert tick.tick1line._marker is not ticks[0].tick1line._marker
+    ticks[1].label1.set_fontsize(20)                # changing one changes no other
+    assert ticks[2].label1.get_fontsize() != 20 and kept.label1.get_fontsize() != 20
 
 
 def test_markers_copied_by_name_equal_deep_copies():
