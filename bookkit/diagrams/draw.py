@@ -61,12 +61,13 @@ def add_cells(ax, cells: dict, lw: float = 0.5) -> None:
     """Rectangles grouped by (fill, hatch), {(fill, hatch): [(x, y, w, h), ...]}: one
     collection per group, not an artist per cell (a grid has ~100 cells; each patch is
     created, laid out and written on its own, ~1 ms each). The axes' limits are the caller's."""
-    from matplotlib.collections import PatchCollection
-    from matplotlib.patches import Rectangle
+    from matplotlib.collections import PolyCollection
     for (fill, hatch), boxes in cells.items():
-        ax.add_collection(PatchCollection([Rectangle((x, y), w, h) for x, y, w, h in boxes],
-                                          facecolor=fill, hatch=hatch, edgecolor="#333333",
-                                          linewidth=lw), autolim=False)
+        # the corners given directly: what a `PatchCollection` of `Rectangle`s draws (the same
+        # closed paths), without building a patch and its transform per cell first
+        corners = [((x, y), (x + w, y), (x + w, y + h), (x, y + h)) for x, y, w, h in boxes]
+        ax.add_collection(PolyCollection(corners, closed=True, facecolor=fill, hatch=hatch,
+                                         edgecolor="#333333", linewidth=lw), autolim=False)
 
 
 def _bare(ax) -> None:

@@ -62,11 +62,14 @@ def clear_under_text(ax, pad: float = 2.5) -> int:
         bb = text.get_window_extent(renderer)
         inch = fig.dpi
         p = pad / 72
-        ax.add_patch(Rectangle(((bb.x0 - ax_px) / inch - p, (bb.y0 - ay_px) / inch - p / 2),
-                               bb.width / inch + 2 * p, bb.height / inch + p,
-                               transform=fig.dpi_scale_trans + ScaledTranslation(x, y, ax.transData),
-                               facecolor="#" + gid.rsplit("-on-", 1)[1], edgecolor="none",
-                               lw=0, zorder=max(text.get_zorder() - 0.5, 1.5)))
+        # `add_artist`, not `add_patch`: like the text it backs, the patch does not widen the
+        # data limits (matplotlib would work them out through the transform algebra of a
+        # points-sized patch, ~1 ms each, to no effect: the diagrams set their limits)
+        ax.add_artist(Rectangle(((bb.x0 - ax_px) / inch - p, (bb.y0 - ay_px) / inch - p / 2),
+                                bb.width / inch + 2 * p, bb.height / inch + p,
+                                transform=fig.dpi_scale_trans + ScaledTranslation(x, y, ax.transData),
+                                facecolor="#" + gid.rsplit("-on-", 1)[1], edgecolor="none",
+                                lw=0, zorder=max(text.get_zorder() - 0.5, 1.5)))
         n += 1
     return n
 

@@ -28,9 +28,33 @@ def test_report_has_the_row_and_the_section():
           "svg_page_mean_kb": 500.0, "svg_page_max_kb": 700.0, "svg_page_mean_gz_kb": 100.0,
           "slowest": [[300, "ch10_1f1b_schedule|en"]], "failed": []}
     rows = "\n".join(run.real_summary_rows({"figure_cpu": fc}))
-    assert "| average CPU per figure image (207 images, SVG) | 100 ms | 240 ms (baseline) | 0.42× |" in rows
+    assert ("| average CPU per figure image (207 images, SVG) | 100 ms | 240 ms (baseline, "
+            "recorded 2026-12-02) | 0.42× |") in rows
     assert "| **no** |" in rows.split("average CPU")[1].split("\n")[0]      # 100 ms > 96 ms
     section = "\n".join(run.figure_cpu_section(fc, None))
     assert "**100 ms**" in section and "39 pages" in section
+    assert "could not be drawn in this run" in section
+    same_run = dict(fc, baseline_ms=300.0, goal_ms=120.0, ratio=100 / 300, baseline_same_run=True,
+                    baseline_passes=2, baseline_images=270, baseline_median_ms=250.0)
+    rows = "\n".join(run.real_summary_rows({"figure_cpu": same_run}))
+    assert "| 100 ms | 300 ms (baseline, same run) | 0.33× | ≤ 0.4× (120 ms) | yes |" in rows
+    section = "\n".join(run.figure_cpu_section(same_run, None))
+    assert "2 complete passes, 270 images" in section and "(0.36×)" in section
     missing = "\n".join(run.figure_cpu_section(None, "bench/figure_cpu.py exited 1: boom"))
     assert "Not measured" in missing and "boom" in missing
+
+
+def test_the_baseline_commit_is_unpacked_and_drawn_by_its_own_code(tmp_path):
+    """The same-run ratio's other half: issue 26's baseline commit, from git, its figures drawn
+    by its own (older) pipeline with this checkout's packages."""
+    import json
+    import subprocess
+    base = run._figure_baseline_checkout(tmp_path)
+    assert (base / "bookkit" / "resolve" / "figures.py").is_file()
+    assert not (base / "book-en" / "figures.yml").exists()      # before the words moved
+    out = tmp_path / "base.json"
+    subprocess.run([sys.executable, str(REPO / "bench" / "figure_cpu.py"), "--root", str(base),
+                    "--only", "ch01_memory", "--json", str(out)], check=True, cwd=base,
+                   capture_output=True)
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert r["failed"] == [] and r["scripts"] == 1 and r["images"] == 3 and r["mean_ms"] > 0
