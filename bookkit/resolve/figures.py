@@ -390,7 +390,7 @@ def _copy_new_ticks_from_a_template(axis_module) -> None:
     building one reads is the same: the axis' tick keywords and every rcParams value read
     while it was built (recorded then). Anything else (a polar axis' own ticks, keywords that
     do not compare) is built by matplotlib. Private methods, hence the guard; the book's 585
-    images are byte for byte those of matplotlib's own way (bench/PROFILE.md, 11th round)."""
+    images are byte for byte those of matplotlib's own way (bench/PROFILE.md, eleventh round)."""
     Axis = getattr(axis_module, "Axis", None)
     originals = (getattr(Axis, "get_major_ticks", None), getattr(Axis, "get_minor_ticks", None))
     if None in originals or getattr(originals[0], "_bookkit_shared", False) \
