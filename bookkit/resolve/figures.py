@@ -421,7 +421,7 @@ def _copy_new_ticks_from_a_template(axis_module) -> None:
         return tick, tuple(read), tuple(read.values()), dict(kw)
 
     def still_valid(axis, major: bool, kept) -> bool:
-        tick, keys, values, kw = kept
+        _tick, keys, values, kw = kept
         now = axis._major_tick_kw if major else axis._minor_tick_kw
         rc = matplotlib.rcParams
         try:
