@@ -533,14 +533,44 @@ def _share_glyph_layouts(textpath) -> None:
     fixed by the writer), the string and the OpenType features and language; it keys this
     memo. A string with a missing glyph is not remembered (it is laid out again each time,
     as matplotlib does, with whatever warning matplotlib gives). Which outlines a figure's SVG defines is still decided per
-    figure (`glyph_map`), as before. Written by hand; `get_glyphs_with_font` is public."""
+    figure (`glyph_map`), as before.
+
+    A new string is shaped (raqm), but each glyph's outline is loaded once per process and
+    font (`outlines`): FreeType parsing a CJK outline took a third of laying out a new
+    Chinese string, and the same few hundred characters recur across the book's strings. The
+    outline depends only on the font object (its size is set by `TextToPath._get_font`
+    before every call), the glyph and the load flags, which are fixed here (no hinting, as
+    `_text_helpers.layout` loads them). Written by hand; `get_glyphs_with_font` is public,
+    `FT2Font._layout` (which `_text_helpers.layout` wraps) is not, hence the fallback."""
     TextToPath = getattr(textpath, "TextToPath", None)
     original = getattr(TextToPath, "get_glyphs_with_font", None)
     if original is None or getattr(original, "_bookkit_shared", False):
         return
     from collections import OrderedDict
     from matplotlib import _text_helpers
+    from matplotlib.ft2font import LoadFlags
     memo: dict = {}
+    outlines: dict = {}   # (id(FT2Font), glyph index) -> (the font object, glyph repr, outline)
+
+    def shaped(self, font, s, features, language):
+        """(glyph repr, x, y, outline) of each glyph of `s`, as `_text_helpers.layout` and
+        matplotlib's `get_glyphs_with_font` give them."""
+        if not hasattr(font, "_layout"):
+            return [(self._get_glyph_repr(item.ft_object, item.glyph_index), item.x, item.y,
+                     item.ft_object.get_path(), item.glyph_index)
+                    for item in _text_helpers.layout(s, font, features=features,
+                                                     language=language)]
+        items = []
+        for item in font._layout(s, LoadFlags.NO_HINTING, features=features,
+                                 language=language):
+            ft_object, index = item.ft_object, item.glyph_index
+            known = outlines.get((id(ft_object), index))
+            if known is None or known[0] is not ft_object:
+                ft_object.load_glyph(index, flags=LoadFlags.NO_HINTING)
+                known = outlines[(id(ft_object), index)] = (
+                    ft_object, self._get_glyph_repr(ft_object, index), ft_object.get_path())
+            items.append((known[1], item.x, item.y, known[2], index))
+        return items
 
     def get_glyphs_with_font(self, font, s, glyph_map=None, return_new_glyphs_only=False, *,
                              features=None, language=None):
@@ -548,12 +578,9 @@ def _share_glyph_layouts(textpath) -> None:
                language if isinstance(language, (str, type(None))) else repr(language))
         found = memo.get(key)
         if found is None or found[0] is not font:
-            items, complete = [], True
-            for item in _text_helpers.layout(s, font, features=features, language=language):
-                complete = complete and item.glyph_index != 0
-                items.append((self._get_glyph_repr(item.ft_object, item.glyph_index),
-                              item.x, item.y, item.ft_object.get_path()))
-            found = (font, tuple(items))
+            laid = shaped(self, font, s, features, language)
+            complete = all(index != 0 for *_, index in laid)
+            found = (font, tuple(item[:4] for item in laid))
             if complete:
                 memo[key] = found     # the font object is kept, so its id is not reused
         if glyph_map is None:
@@ -568,6 +595,49 @@ def _share_glyph_layouts(textpath) -> None:
     get_glyphs_with_font._bookkit_shared = True
     get_glyphs_with_font.__wrapped__ = original
     TextToPath.get_glyphs_with_font = get_glyphs_with_font
+
+
+def _share_glyph_outlines_in_svg(backend_svg) -> None:
+    """Each glyph outline's SVG path data written once per process, not once per figure.
+
+    An SVG figure defines the outline of every glyph it uses (`<defs><path d=...>`); matplotlib
+    converts the outline to path data again in every figure, though the outlines now come
+    from one memo (`_share_glyph_layouts`), the same array objects for the same glyph. The
+    path data depends only on the outline (no transform, no clipping, no simplification);
+    the memo keys on the glyph and its outline's identity (and keeps the outline alive, so
+    the identity is not reused). Mathtext outlines, new arrays each time, miss the memo and
+    are converted as before; it is emptied past a size. Written by hand; the method is
+    private, hence the guard (and matplotlib's version keys the figure cache)."""
+    RendererSVG = getattr(backend_svg, "RendererSVG", None)
+    original = getattr(RendererSVG, "_update_glyph_map_defs", None)
+    if original is None or getattr(original, "_bookkit_shared", False) or not all(
+            hasattr(RendererSVG, name) for name in ("_adjust_glyph_repr", "_convert_path")):
+        return
+    from matplotlib.path import Path
+    scale = backend_svg._generate_transform([("scale", (1 / 64,))])
+    data: dict = {}
+
+    def _update_glyph_map_defs(self, glyph_map_new):
+        writer = self.writer
+        if glyph_map_new:
+            writer.start("defs")
+            for glyph_repr, (vertices, codes) in glyph_map_new.items():
+                glyph_repr = self._adjust_glyph_repr(glyph_repr)
+                key = (glyph_repr, id(vertices))
+                known = data.get(key)
+                if known is None or known[0] is not vertices:
+                    if len(data) > 65536:
+                        data.clear()
+                    # x64 to go back to FreeType's internal (integral) units, as matplotlib
+                    known = data[key] = (vertices, self._convert_path(
+                        Path(vertices * 64, codes), simplify=False))
+                writer.element("path", id=glyph_repr, d=known[1], transform=scale)
+            writer.end("defs")
+            self._glyph_map.update(glyph_map_new)
+
+    _update_glyph_map_defs._bookkit_shared = True
+    _update_glyph_map_defs.__wrapped__ = original
+    RendererSVG._update_glyph_map_defs = _update_glyph_map_defs
 
 
 def _share_font_lookups(font_manager) -> None:
@@ -667,6 +737,8 @@ def _setup_matplotlib():
     _cheaper_patch_limits(matplotlib.axes._base, matplotlib.patches)
     import matplotlib.textpath
     _share_glyph_layouts(matplotlib.textpath)
+    import matplotlib.backends.backend_svg
+    _share_glyph_outlines_in_svg(matplotlib.backends.backend_svg)
     from matplotlib import font_manager
     _share_font_lookups(font_manager)
     # Register the CJK fonts by file: a font cache made before they were installed would

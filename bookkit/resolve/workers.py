@@ -102,19 +102,28 @@ class DependencyRecorder:
         return deps
 
 
-_compiled: dict[tuple[str, bytes], Any] = {}
+_compiled: dict[tuple, Any] = {}
 
 
 def _memoise_compiled_sources() -> None:
     """Compile each local module's source once per process, not once per job.
 
     A worker forgets the book's modules before each job and imports them again (so that the
-    job's dependencies are recorded, above); without a byte-code cache on disk
-    (PYTHONDONTWRITEBYTECODE, a fresh clone) that recompiled `calculations` for every figure a
-    worker drew: ~4 % of drawing the book's figures. The memo is keyed on the path *and* the
-    source bytes, which the import still reads (and the audit hook still records), so an
-    edited module compiles afresh. Only the compiling is skipped; the module still runs.
-    Written by hand: importlib has no in-memory byte-code cache."""
+    job's dependencies are recorded, above). Importing is cheap; compiling is not, and it was
+    being done again for every figure a worker drew:
+    - a module's code: without a byte-code cache on disk (PYTHONDONTWRITEBYTECODE, a fresh
+      clone) `calculations` was compiled again (~4 % of drawing the book's figures), and with
+      one it was unmarshalled again. The memo is keyed on the path and the source's size and
+      modification time in nanoseconds (what a .pyc is checked against, finer), or on the
+      source bytes when importlib hands them over, so an edited module compiles afresh. The
+      module still runs, and its file is still recorded (`collect`).
+    - the methods `dataclasses` writes for every class it decorates (`__init__`, `__repr__`,
+      `__eq__`...): it composes their source and `exec`s it, which compiles it each time;
+      `calculations` defines ~30 such classes, a third of re-importing it. Same source text,
+      same code object: the memo keys on the text, and `exec` then runs the code in the
+      globals and locals it was given, as before.
+    Written by hand: importlib has no in-memory byte-code cache, and dataclasses no switch."""
+    import dataclasses
     from importlib.machinery import SourceFileLoader
     original = SourceFileLoader.source_to_code
     if getattr(original, "_bookkit_memo", False):
@@ -129,8 +138,36 @@ def _memoise_compiled_sources() -> None:
             code = _compiled[key] = original(self, data, path)
         return code
 
+    original_get_code = SourceFileLoader.get_code
+
+    def get_code(self, fullname):
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return original_get_code(self, fullname)
+        key = (self.path, st.st_mtime_ns, st.st_size)
+        code = _compiled.get(key)
+        if code is None:
+            code = original_get_code(self, fullname)
+            if code is not None:
+                _compiled[key] = code
+        return code
+
+    def exec_compiled_once(source, globals=None, locals=None, /):
+        if isinstance(source, str):
+            code = _compiled.get(source)
+            if code is None:
+                code = _compiled[source] = compile(source, "<string>", "exec")
+            source = code
+        return exec(source, globals, locals)
+
     source_to_code._bookkit_memo = True
     SourceFileLoader.source_to_code = source_to_code
+    SourceFileLoader.get_code = get_code
+    # `dataclasses` calls the builtin `exec` by its global name: a module global of that name
+    # is found first. Only where it composes methods as text (3.11–3.13 all do).
+    if not hasattr(dataclasses, "exec"):
+        dataclasses.exec = exec_compiled_once
 
 
 #: how many characters one job (a chapter's cells, a figure) may print into the build log

@@ -28,6 +28,7 @@ def _svg(fig) -> bytes:
 def test_the_memos_are_installed():
     import matplotlib.axes._base
     import matplotlib.axis
+    import matplotlib.backends.backend_svg
     import matplotlib.font_manager
     import matplotlib.markers
     import matplotlib.text
@@ -37,7 +38,8 @@ def test_the_memos_are_installed():
                    matplotlib.axes._base._AxesBase._update_patch_limits,
                    matplotlib.textpath.TextToPath.get_glyphs_with_font,
                    matplotlib.font_manager.FontManager._find_fonts_by_props,
-                   matplotlib.axis.Axis.get_major_ticks, matplotlib.axis.Axis.get_minor_ticks):
+                   matplotlib.axis.Axis.get_major_ticks, matplotlib.axis.Axis.get_minor_ticks,
+                   matplotlib.backends.backend_svg.RendererSVG._update_glyph_map_defs):
         assert getattr(method, "_bookkit_shared", False), method
 
 
@@ -260,3 +262,59 @@ sys.stdout.buffer.write(result.value["svg"])
                  for how in ("cold", "warm")}
         assert len(drawn["cold"]) > 10_000 and b"<svg" in drawn["cold"]
         assert drawn["warm"] == drawn["cold"], lang
+
+
+@pytest.mark.parametrize("family", ["en", "zh-Hans"])
+def test_glyphs_from_the_outline_memo_are_matplotlibs(family):
+    """A new string is shaped afresh but takes each glyph's outline from the memo: what it
+    gives is what matplotlib's own `get_glyphs_with_font` gives, glyph for glyph, and an
+    outline met in an earlier string is that string's (the memo is used)."""
+    import matplotlib
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+    import numpy as np
+    own = TextToPath.get_glyphs_with_font.__wrapped__
+    with matplotlib.rc_context({"font.family": F.FONT_FAMILIES[family]}):
+        text2path = TextToPath()
+        font = text2path._get_font(FontProperties())
+        seen = {}
+        # new strings each run (the string memo would answer a repeated one), sharing glyphs
+        for s in (f"Ring 环形 {id(seen)}", f"环形 all-reduce {id(seen) + 1}"):
+            got = text2path.get_glyphs_with_font(font, s)
+            font = text2path._get_font(FontProperties())
+            want = own(text2path, font, s)
+            assert [g[:3] for g in got[0]] == [g[:3] for g in want[0]]
+            assert list(got[1]) == list(want[1])
+            for glyph, (vertices, codes) in got[1].items():
+                assert np.array_equal(vertices, want[1][glyph][0])
+                assert np.array_equal(codes, want[1][glyph][1])
+                if glyph in seen:
+                    assert vertices is seen[glyph]
+                seen[glyph] = vertices
+        assert len(seen) > 10
+
+
+def test_glyph_definitions_from_the_memo_are_matplotlibs():
+    """The SVG's glyph outlines written from the path-data memo are the bytes matplotlib
+    writes itself, for a figure drawn once (memo filled) and again (memo read)."""
+    from matplotlib.backends.backend_svg import RendererSVG
+    shared = RendererSVG._update_glyph_map_defs
+
+    import matplotlib
+
+    def drawn():
+        with matplotlib.rc_context({"font.family": F.FONT_FAMILIES["en"]}):
+            fig = _figure()
+            fig.text(0.1, 0.5, "Prefill 预填充 and decode 解码 $x^2$")
+            fig.suptitle("KV 缓存 cache")
+            return _svg(fig)
+
+    memo_first, memo_again = drawn(), drawn()
+    RendererSVG._update_glyph_map_defs = shared.__wrapped__
+    try:
+        direct = drawn()
+    finally:
+        RendererSVG._update_glyph_map_defs = shared
+    assert b"<defs>" in direct and direct.count(b"<path id=") > 15
+    assert b"uni" in direct or b"CJK" in direct          # the Chinese glyphs are there
+    assert memo_first == direct and memo_again == direct

@@ -144,3 +144,45 @@ def test_kept_workers_are_stopped_when_a_call_is_interrupted():
     else:
         raise AssertionError("the interruption was swallowed")
     assert kept.slots == [] and _children() == before
+
+
+def test_a_module_edited_between_jobs_runs_its_new_code(tmp_path):
+    """A worker keeps compiled code per process (module byte code, and the methods
+    `dataclasses` writes as text) and forgets the book's modules before each job: a module
+    edited between two jobs, even to the same size, runs its new code, dataclass included,
+    and two dataclasses whose methods share source text keep their own classes."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    ROOT = Path(__file__).resolve().parents[2]
+    module = tmp_path / "book_module.py"
+    source = ("from dataclasses import dataclass\n\n@dataclass\nclass A:\n    x: int = {v}\n\n"
+              "@dataclass\nclass B:\n    x: int = 7\n\nVALUE = {v}\n")
+    module.write_text(source.format(v=1))
+    program = f"""
+import os, sys
+sys.path.insert(0, {str(tmp_path)!r})
+sys.path.insert(0, {str(ROOT)!r})
+import dataclasses
+from bookkit.resolve.workers import DependencyRecorder
+seen = []
+for value in (1, 2):
+    if value == 2:
+        path = {str(module)!r}
+        with open(path, "w") as f:
+            f.write({source!r}.format(v=2))
+        st = os.stat(path)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    recorder = DependencyRecorder({str(tmp_path)!r})
+    import book_module
+    assert book_module.VALUE == value and book_module.A().x == value, (value, book_module.A())
+    assert repr(book_module.B()) == "B(x=7)" and book_module.A(3) != book_module.B(3)
+    seen.append(book_module.A)
+    assert "book_module.py" in recorder.collect(lambda p: "d")   # still a dependency
+assert seen[0] is not seen[1]
+assert dataclasses.exec.__name__ == "exec_compiled_once"
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
