@@ -34,6 +34,7 @@ def test_the_memos_are_installed():
     import matplotlib.text
     import matplotlib.textpath
     for method in (matplotlib.text.Text._get_layout, matplotlib.axis.Axis._update_ticks,
+                   matplotlib.axis.Axis._get_ticklabel_bboxes,
                    matplotlib.markers.MarkerStyle._set_marker,
                    matplotlib.axes._base._AxesBase._update_patch_limits,
                    matplotlib.textpath.TextToPath.get_glyphs_with_font,
@@ -318,3 +319,44 @@ def test_glyph_definitions_from_the_memo_are_matplotlibs():
     assert b"<defs>" in direct and direct.count(b"<path id=") > 15
     assert b"uni" in direct or b"CJK" in direct          # the Chinese glyphs are there
     assert memo_first == direct and memo_again == direct
+
+
+def test_tick_label_boxes_measured_once_a_pass_are_matplotlibs():
+    """An axis' tick label boxes, asked for several times in one pass (tight box, label
+    placement, drawing), are measured once a pass, and the figure (tight layout, aligned
+    labels of two Axes, a log axis, a twin) is the one matplotlib draws measuring each time."""
+    from matplotlib.axis import Axis
+    from matplotlib.text import Text
+    shared, extent = Axis._get_ticklabel_bboxes, Text.get_window_extent
+    measured = []
+
+    def counting(self, *args, **kwargs):
+        measured.append(self)
+        return extent(self, *args, **kwargs)
+
+    def drawn():
+        measured.clear()
+        fig = _figure((6, 4))
+        ax1, ax2 = fig.subplots(2, 1)
+        ax1.plot([1, 10, 100], [3, 1e4, 2e6])
+        ax1.set_yscale("log")
+        ax1.set_ylabel("带宽 (GB/s)")
+        ax2.bar(["a", "bb", "ccc"], [1, 2, 3])
+        ax2.twinx().plot([0, 1, 2], [1e5, 2e5, 3e5])
+        ax2.set_ylabel("延迟")
+        fig.align_ylabels()
+        fig.tight_layout()
+        fig.set_layout_engine(None)
+        return _svg(fig), len(measured)
+
+    Text.get_window_extent = counting
+    try:
+        Axis._get_ticklabel_bboxes = shared.__wrapped__      # matplotlib's own
+        direct, asked = drawn()
+        Axis._get_ticklabel_bboxes = shared
+        first, _ = drawn()
+        again, fewer = drawn()
+    finally:
+        Axis._get_ticklabel_bboxes, Text.get_window_extent = shared, extent
+    assert len(direct) > 10_000 and first == direct and again == direct
+    assert 0 < fewer < asked * 0.8, (fewer, asked)
