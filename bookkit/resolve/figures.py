@@ -1173,8 +1173,6 @@ def _words_key(task: FigureTask) -> tuple:
 
 
 _GREY = re.compile(rb"(fill|stroke): #([0-9a-f]{2})\2\2\b")
-_ID = re.compile(rb'\bid="([^"]+)"')
-_REF = re.compile(rb'(href="#|url\(#)([^")]+)')
 
 
 def themed_svg(svg: bytes, prefix: str) -> bytes:
@@ -1190,12 +1188,19 @@ def themed_svg(svg: bytes, prefix: str) -> bytes:
     page do not share ids. A byte-level rewrite of matplotlib's SVG writer's output (the form
     is fixed: `style="fill: #rrggbb; ..."`), ~1 ms a figure, instead of a second drawing.
     """
-    greys = sorted(set(m.group(2) for m in _GREY.finditer(svg)) | {b"00"})
+    found = set(_GREY.findall(svg))
+    greys = sorted({g for _, g in found} | {b"00"})
     pre = prefix.encode()
-    out = _GREY.sub(lambda m: b"%s: var(--fig-k%s, #%s)" % (
-        m.group(1), m.group(2), m.group(2) * 3), svg)
-    out = _ID.sub(lambda m: b'id="%s-%s"' % (pre, m.group(1)), out)
-    out = _REF.sub(lambda m: m.group(1) + pre + b"-" + m.group(2), out)
+    # Plain replacements of what the expressions found, not a Python callback per match:
+    # a figure's thousands of glyph references made those callbacks most of this function.
+    # The writer's form makes them equal: a colour is `#rrggbb` then `;` or `"`, an id
+    # attribute follows a space, and every reference is `href="#id"` or `url(#id)`.
+    out = svg
+    for prop, g in sorted(found):
+        out = out.replace(b"%s: #%s" % (prop, g * 3), b"%s: var(--fig-k%s, #%s)" % (
+            prop, g, g * 3))
+    out = out.replace(b' id="', b' id="%s-' % pre)
+    out = out.replace(b'href="#', b'href="#%s-' % pre).replace(b"url(#", b"url(#%s-" % pre)
     mixes = "".join(f"--fig-k{g.decode()}:color-mix(in srgb,var(--fig-ink) "
                     f"{(255 - int(g, 16)) / 2.55:.2f}%,var(--fig-paper));" for g in greys)
     style = ("svg.bk-fig *{stroke-linejoin:round;stroke-linecap:butt}"
