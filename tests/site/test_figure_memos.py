@@ -360,3 +360,25 @@ def test_tick_label_boxes_measured_once_a_pass_are_matplotlibs():
         Axis._get_ticklabel_bboxes, Text.get_window_extent = shared, extent
     assert len(direct) > 10_000 and first == direct and again == direct
     assert 0 < fewer < asked * 0.8, (fewer, asked)
+
+
+def test_the_cycle_collector_runs_less_often_while_a_figure_is_drawn(monkeypatch):
+    """`draw_in_worker` raises the collector's first threshold for the figure and puts the
+    process' own back afterwards, also when the figure fails."""
+    import gc
+    seen = []
+
+    def drawing(*args, **kwargs):
+        seen.append(gc.get_threshold())
+        raise RuntimeError("the script failed")
+
+    monkeypatch.setattr(F, "draw_figure", drawing)
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        with pytest.raises(RuntimeError):
+            F.draw_in_worker("x.py", "en", ".", ("svg",), ())
+        assert seen == [(F.FIGURE_GC_THRESHOLD, 10, 10)]
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
