@@ -334,8 +334,14 @@ def test_tick_label_boxes_measured_once_a_pass_are_matplotlibs():
         measured.append(self)
         return extent(self, *args, **kwargs)
 
+    import matplotlib
+
     def drawn():
         measured.clear()
+        with matplotlib.rc_context({"font.family": F.FONT_FAMILIES["en"]}):
+            return draw_it()
+
+    def draw_it():
         fig = _figure((6, 4))
         ax1, ax2 = fig.subplots(2, 1)
         ax1.plot([1, 10, 100], [3, 1e4, 2e6])
