@@ -344,7 +344,8 @@ def _share_ticks_within_a_pass(axis_module, figure_module) -> None:
     def ticklabel_bboxes(self, ticks, renderer):
         if _PASS[0] is None or getattr(self, "axes", None) is None:
             return boxes_of(self, ticks, renderer)
-        key = (state(self), tuple(map(id, ticks)), id(renderer))
+        # the ticks and the renderer are kept with the boxes: compared by identity
+        key = (state(self), id(renderer))
         remembered = self.__dict__.get("_bookkit_ticklabel_bboxes")
         if remembered is None or remembered[0] != key or remembered[1] != tuple(ticks):
             found = boxes_of(self, ticks, renderer)

@@ -102,7 +102,8 @@ class DependencyRecorder:
         return deps
 
 
-_compiled: dict[tuple, Any] = {}
+#: compiled code by (path, source bytes), (path, mtime_ns, size) or generated source text
+_compiled: dict[tuple | str, Any] = {}
 
 
 def _memoise_compiled_sources() -> None:

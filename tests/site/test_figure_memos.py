@@ -298,10 +298,9 @@ def test_glyphs_from_the_outline_memo_are_matplotlibs(family):
 def test_glyph_definitions_from_the_memo_are_matplotlibs():
     """The SVG's glyph outlines written from the path-data memo are the bytes matplotlib
     writes itself, for a figure drawn once (memo filled) and again (memo read)."""
+    import matplotlib
     from matplotlib.backends.backend_svg import RendererSVG
     shared = RendererSVG._update_glyph_map_defs
-
-    import matplotlib
 
     def drawn():
         with matplotlib.rc_context({"font.family": F.FONT_FAMILIES["en"]}):
@@ -325,6 +324,7 @@ def test_tick_label_boxes_measured_once_a_pass_are_matplotlibs():
     """An axis' tick label boxes, asked for several times in one pass (tight box, label
     placement, drawing), are measured once a pass, and the figure (tight layout, aligned
     labels of two Axes, a log axis, a twin) is the one matplotlib draws measuring each time."""
+    import matplotlib
     from matplotlib.axis import Axis
     from matplotlib.text import Text
     shared, extent = Axis._get_ticklabel_bboxes, Text.get_window_extent
@@ -334,14 +334,9 @@ def test_tick_label_boxes_measured_once_a_pass_are_matplotlibs():
         measured.append(self)
         return extent(self, *args, **kwargs)
 
-    import matplotlib
-
+    @matplotlib.rc_context({"font.family": F.FONT_FAMILIES["en"]})
     def drawn():
         measured.clear()
-        with matplotlib.rc_context({"font.family": F.FONT_FAMILIES["en"]}):
-            return draw_it()
-
-    def draw_it():
         fig = _figure((6, 4))
         ax1, ax2 = fig.subplots(2, 1)
         ax1.plot([1, 10, 100], [3, 1e4, 2e6])
