@@ -22,7 +22,7 @@ from bookkit.util.cache import Cache
 from bookkit.load.gitinfo import source_commit
 from bookkit.source.links import repo_settings
 from bookkit.load.config import load_book, read_book_config, untranslated_warnings
-from bookkit.model import Book, BuildError, CellResults, Edition, ResolvedBook
+from bookkit.model import Book, BuildError, CellResults, Edition, EditionInfo, ResolvedBook
 from bookkit.render.site import katex as mathrender
 from bookkit.render import outputs as registry
 from bookkit.lunr.index import build_search_assets
@@ -32,7 +32,7 @@ from bookkit.locale.text import forget_values_digests
 from bookkit.render.site.renderer import formulas
 from bookkit.resolve.book import Resolver
 from bookkit.source.typed_numbers import typed_numbers, warning_text
-from bookkit.resolve.workers import Background, JobResult, KeptWorkers
+from bookkit.resolve.workers import Background, JobResult
 from bookkit.pipeline.write import TreeWriter
 
 
@@ -87,8 +87,8 @@ class Builder:
         kept from one build to the next (`close` stops them)."""
         self.resolver.defer_stores = True
         self.writer.defer_cleanup = True
-        if self.resolver.kept_workers is None:
-            self.resolver.kept_workers = KeptWorkers()
+        self.writer.update_in_place = True
+        self.resolver.keep_workers()
 
     def close(self) -> None:
         """Stop the processes `defer_housekeeping` keeps."""
@@ -153,6 +153,11 @@ class Builder:
             start = time.perf_counter()
             report = BuildReport()
             book = load_book(self.root, self.opt.editions, strict=self.opt.strict)
+            if not behind:
+                # a saved figure script is drawn on the kept workers while this process
+                # runs the cells and numbers the editions (`EarlyDrawing`)
+                self.resolver.start_early_drawing(
+                    languages_shown([e.info for e in book.editions.values()], open_pages))
             t0 = time.perf_counter()
             cells = self.resolver.run_cells(book)
             report.cells_executed = sum(1 for c in cells.values() if c.executed)
@@ -294,18 +299,24 @@ def resolve_book(root: Path, editions: list[str] | None = None,
 
 def languages_later(resolved: ResolvedBook, pages: Collection[str]) -> frozenset[str]:
     """The languages of the editions none of `pages` (URL paths) belongs to; none when no page
-    is given. A page belongs to the edition with the longest URL prefix it starts with (the
-    original's is "", the site root)."""
+    is given."""
     editions = [e.info for e in resolved.editions.values()]
+    shown = languages_shown(editions, pages)
+    if not shown:
+        return frozenset()
+    return frozenset(info.lang for info in editions) - shown
+
+
+def languages_shown(editions: list[EditionInfo], pages: Collection[str]) -> frozenset[str]:
+    """The languages of the editions `pages` (URL paths) belong to. A page belongs to the
+    edition with the longest URL prefix it starts with (the original's is "", the site root)."""
     shown = set()
     for page in pages:
         path = page.lstrip("/")
         owners = [info for info in editions if path.startswith(info.url_prefix)]
         if owners:
             shown.add(max(owners, key=lambda info: len(info.url_prefix)).lang)
-    if not shown:
-        return frozenset()
-    return frozenset(info.lang for info in editions) - shown
+    return frozenset(shown)
 
 
 def _text_cost(edition: Edition) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Collection
 
 from bookkit.util.cache import Cache, key_of, sha256_bytes
 from bookkit.load.config import read_book_config
@@ -21,7 +21,8 @@ from bookkit.model import (Book, BuildError, CellResults, ChapterSource, Edition
 from bookkit.resolve.cells import resolve_cells
 from bookkit.locale.languages import LANGUAGES
 from bookkit.resolve.workers import KeptWorkers
-from bookkit.resolve.figures import FigureTask, figure_words, resolve_figures, script_inputs
+from bookkit.resolve.figures import (EarlyDrawing, FigureTask, figure_words, resolve_figures,
+                                     script_inputs)
 from bookkit.resolve.numbering import number_chapter
 from bookkit.resolve.scenarios import resolve_variants
 
@@ -46,6 +47,8 @@ class Resolver:
         # `--serve`: the drawing processes outlive a build (`KeptWorkers`); None: each build
         # forks its own
         self.kept_workers: KeptWorkers | None = None
+        # `--serve`: a saved figure script's drawing started at the top of the next build
+        self.early_drawing: EarlyDrawing | None = None
         self._unstored: dict[str, tuple[str, str, str]] = {}   # path -> (slot, sha, text)
         self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
         self._last_images: dict[tuple, FigureImage] = {}   # (figure, lang) -> its last image
@@ -227,6 +230,22 @@ class Resolver:
                     tasks.extend(_with_inputs(task, chapter))
         return tasks
 
+    def keep_workers(self) -> None:
+        """For a long-lived resolver (`--serve`): the figure-drawing processes outlive a build
+        (`KeptWorkers`), and a saved figure script starts drawing at the top of the next
+        build (`start_early_drawing`)."""
+        if self.kept_workers is None:
+            self.kept_workers = KeptWorkers()
+            self.early_drawing = EarlyDrawing()
+
+    def start_early_drawing(self, langs: Collection[str]) -> list[str]:
+        """`--serve`, at the top of a build: the images in `langs` (all: empty) of figure
+        scripts saved since the last build start drawing now (`EarlyDrawing`); the names."""
+        if self.early_drawing is None or self.kept_workers is None:
+            return []
+        return self.early_drawing.start(self.kept_workers, langs, self.workers, self.cache,
+                                        self._figure_memo)
+
     def draw_figures(self, resolved: ResolvedBook, formats: tuple[str, ...] = ("svg",),
                      later: frozenset[str] = frozenset(), nice: int = 0) -> None:
         """Draw (or take from the cache) every figure image of the resolved editions. The site
@@ -248,7 +267,7 @@ class Resolver:
                                   memo=self._figure_memo, formats=formats,
                                   later=later, previous=self._last_images,
                                   deferred=self.deferred_figures, nice=nice,
-                                  kept=self.kept_workers)
+                                  kept=self.kept_workers, early=self.early_drawing)
         self._last_images = figures
         resolved.figures = figures
         resolved.figure_sizes = {k: v.size for k, v in figures.items()}

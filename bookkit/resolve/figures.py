@@ -13,6 +13,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Collection
 
 from bookkit.util.cache import Cache, key_of, library_versions
 from bookkit.util.fsutil import kept_while_unchanged, read_bytes_kept
@@ -978,10 +979,91 @@ def draw_in_worker(script: str, lang: str, root: str, formats: tuple[str, ...],
 _KEYS_MEMO: dict[tuple, tuple] = {}
 
 
+def _format_keys(task: FigureTask, code: bytes, task_formats: tuple[str, ...],
+                 fallbacks: tuple[str, ...], font_lang: str) -> dict[str, str]:
+    """{format: cache key} of a figure image drawn from the script's bytes `code`."""
+    lang = task.lang
+    # The fallbacks are part of the key only when there are some: the keys of editions
+    # without fallbacks stay those of the caches already built.
+    inputs = repr(sorted(task.inputs.items())) if task.inputs else ""
+    # The keys again only when what they are made of changed: the script (the same bytes
+    # object while its file is), the words (the same table object while figures.yml is),
+    # the inputs. Encoding ~900 keys was a third of a --serve rebuild's figure stage.
+    keys_of = (code, lang, task_formats, fallbacks, font_lang, id(task.words),
+               task.number_lang, inputs)
+    known = _KEYS_MEMO.get(keys_of)
+    if known is not None and known[0] is task.words:
+        return known[1]
+    fmt_keys = {fmt: key_of("figure", DRAWING, code, lang, library_versions(),
+                            FONT_FAMILIES[font_lang], fmt,
+                            *((diagrams_digest(),) if b"bookkit" in code else ()),
+                            *((SVG_FORMAT,) if fmt == "svg" else ()),
+                            *([fallbacks] if fallbacks else []),
+                            *(_words_key(task) if task.words is not None else ()),
+                            *(("inputs", inputs) if task.inputs else ()))
+                for fmt in task_formats}
+    if len(_KEYS_MEMO) > 8192:
+        _KEYS_MEMO.clear()
+    _KEYS_MEMO[keys_of] = (task.words, fmt_keys)
+    return fmt_keys
+
+
 def _absolute(root: Path, deps: dict) -> tuple[tuple[str, str], ...]:
     """A figure's recorded dependencies as (absolute path, digest), joined once: checking
     ~900 images' dependencies each --serve rebuild spent 0.09 s in pathlib alone."""
     return tuple((str(root / dep), digest) for dep, digest in deps.items())
+
+
+class EarlyDrawing:
+    """`--serve`: a saved figure script drawn from the start of the rebuild, on the kept
+    workers, while this process loads, runs and numbers the book (about one drawing of a
+    diagram: ~0.15 s), instead of after.
+
+    The items to draw come from the last build: what it handed, or would have handed,
+    `run_pool` for each (figure, language). A script whose bytes changed since is started
+    again with those items, unless its images for the new bytes are in the cache (an edit
+    undone). The figure stage asks for the same items unless the words, inputs or languages
+    changed too; `run_pool` takes an early result only for an equal item and drops the rest.
+    Only a script's own edit is caught here: an edit of `calculations/` or of a figures.yml
+    is drawn by the figure stage, as before."""
+
+    def __init__(self) -> None:
+        # "figure|lang" -> (task, its script's bytes then, (formats, fallbacks, font
+        # language) of its cache keys, the run_pool item)
+        self.known: dict[str, tuple[FigureTask, bytes, tuple, tuple]] = {}
+
+    def remember(self, name: str, task: FigureTask, code: bytes, key_args: tuple,
+                 item: tuple) -> None:
+        self.known[name] = (task, code, key_args, item)
+
+    def start(self, kept: KeptWorkers, langs: Collection[str], workers: int, cache: Cache,
+              memo: dict) -> list[str]:
+        """Start drawing the items of changed scripts in `langs` (all when empty), originals
+        before what-if variants; the names started (one per idle worker: the rest wait for
+        the figure stage)."""
+        now: dict[Path, bytes | None] = {}
+        items = []
+        for name, (task, code, key_args, item) in self.known.items():
+            if langs and task.lang not in langs:
+                continue
+            if task.script not in now:
+                try:
+                    now[task.script] = read_bytes_kept(task.script)
+                except OSError:
+                    now[task.script] = None
+            new = now[task.script]
+            if new is None or new == code:
+                continue
+            keys = _format_keys(task, new, *key_args)
+            if tuple(sorted(keys.values())) in memo or all(
+                    cache.get("figures", key) is not None for key in keys.values()):
+                continue
+            items.append((bool(task.variant_of), name, item))
+        if items:
+            warm_up_drawing()
+        # called without items too: work started early for an earlier build is dropped
+        return kept.start_early([(name, item) for _v, name, item in sorted(items)],
+                                draw_in_worker, workers, group=_draw_group)
 
 
 def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: Path,
@@ -991,7 +1073,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                     formats: tuple[str, ...] = ("svg", "pdf"),
                     later: frozenset[str] = frozenset(), previous: dict | None = None,
                     deferred: list | None = None, nice: int = 0,
-                    kept: KeptWorkers | None = None) -> dict:
+                    kept: KeptWorkers | None = None,
+                    early: EarlyDrawing | None = None) -> dict:
     """Render every (figure, language) once, into out_dir/<id>.<lang>.<format>.
 
     Each format is cached on its own: the site needs only SVG, so a site build does not pay for
@@ -1003,7 +1086,8 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
     call returned it) and its name goes to `deferred`: `--serve` shows the open page's
     drawing first and draws the others' in the build that follows. Nothing deferred is
     remembered, so that build draws it. `nice`: the drawing workers' niceness; `kept`: their
-    processes kept for the next call (both: `run_pool`).
+    processes kept for the next call (both: `run_pool`). `early`: remembers each image's
+    drawing item, for `EarlyDrawing.start` at the next build.
     """
     images: dict[tuple[str, str], FigureImage] = {}
     missing_items, keys, found = [], {}, {}
@@ -1025,29 +1109,12 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
                              "its fonts to FONT_FAMILIES in bookkit/resolve/figures.py")
         # A what-if variant is shown on the site only: never drawn as PDF.
         task_formats = ("svg",) if task.variant_of else formats
-        # The fallbacks are part of the key only when there are some: the keys of editions
-        # without fallbacks stay those of the caches already built.
-        inputs = repr(sorted(task.inputs.items())) if task.inputs else ""
-        # The keys again only when what they are made of changed: the script (the same bytes
-        # object while its file is), the words (the same table object while figures.yml is),
-        # the inputs. Encoding ~900 keys was a third of a --serve rebuild's figure stage.
-        keys_of = (code, lang, task_formats, fallbacks, font_lang, id(task.words),
-                   task.number_lang, inputs)
-        known = _KEYS_MEMO.get(keys_of)
-        if known is not None and known[0] is task.words:
-            fmt_keys = known[1]
-        else:
-            fmt_keys = {fmt: key_of("figure", DRAWING, code, lang, library_versions(),
-                                    FONT_FAMILIES[font_lang], fmt,
-                                    *((diagrams_digest(),) if b"bookkit" in code else ()),
-                                    *((SVG_FORMAT,) if fmt == "svg" else ()),
-                                    *([fallbacks] if fallbacks else []),
-                                    *(_words_key(task) if task.words is not None else ()),
-                                    *(("inputs", inputs) if task.inputs else ()))
-                        for fmt in task_formats}
-            if len(_KEYS_MEMO) > 8192:
-                _KEYS_MEMO.clear()
-            _KEYS_MEMO[keys_of] = (task.words, fmt_keys)
+        fmt_keys = _format_keys(task, code, task_formats, fallbacks, font_lang)
+        if early is not None:
+            early.remember(name, task, code, (task_formats, fallbacks, font_lang),
+                           (str(task.script), lang, str(root), task_formats, fallbacks,
+                            task.words.table if task.words is not None else None,
+                            task.number_lang, task.inputs))
         memo_key = tuple(sorted(fmt_keys.values()))
         remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and _ON_DISK.get(
@@ -1143,7 +1210,12 @@ def _draw_all(items: list, root: str, workers: int, timeout: float,
     return run_pool([(name, (script, lang, root, fmts, fb, words, nl, inputs))
                      for name, script, lang, fmts, fb, words, nl, inputs in items],
                     draw_in_worker, workers=workers, timeout=timeout,
-                    group=lambda args: args[1], nice=nice, kept=kept)
+                    group=_draw_group, nice=nice, kept=kept)
+
+
+def _draw_group(args: tuple) -> str:
+    """A drawing item's language: a worker keeps to one (`run_pool`'s `group`)."""
+    return args[1]
 
 
 def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:

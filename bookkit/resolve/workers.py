@@ -317,6 +317,17 @@ def _serve(conn, func, parent_pid: int, nice: int = 0) -> None:
         conn.send(result)
 
 
+def _start_slot(func: Callable[..., JobResult], nice: int = 0) -> dict:
+    """A long-lived worker process (`_serve`) and what `run_pool` tracks of it."""
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=True)
+    proc = ctx.Process(target=_serve, args=(child, func, os.getpid(), nice), daemon=True)
+    _start_frozen(proc)
+    child.close()
+    return {"proc": proc, "conn": parent, "item": None, "started": 0.0, "group": None,
+            "early": None, "discard": False}
+
+
 class KeptWorkers:
     """`run_pool`'s processes kept from one call to the next (`--serve`): a figure saved
     again is drawn by a process that has drawn before, with matplotlib's memos for its texts
@@ -326,6 +337,46 @@ class KeptWorkers:
     def __init__(self) -> None:
         self.slots: list[dict] = []
         self.func: Callable | None = None
+
+    def start_early(self, items: list[tuple[str, tuple]], func: Callable[..., JobResult],
+                    workers: int = 2,
+                    group: Callable[[tuple], Any] = lambda args: None) -> list[str]:
+        """Hand (name, args) items to idle processes (started up to `workers`) now, before the
+        `run_pool` call that will ask for them: `--serve` starts drawing a saved figure script
+        while the build loads, runs and numbers the book (bench/PROFILE.md, thirteenth round).
+        That call takes an item's result only if it asks for the same name with equal args;
+        anything started earlier and not yet taken is dropped. The names started."""
+        for slot in self.slots:     # an earlier build's early work nobody asked for
+            if slot.get("early") is not None:
+                slot["discard"] = True
+        if self.func not in (None, func):
+            return []
+        self.func = func
+        for slot in list(self.slots):
+            if not slot["proc"].is_alive():
+                slot["proc"].join()
+                slot["conn"].close()
+                self.slots.remove(slot)
+        started = []
+        pending = list(items)
+        while pending:
+            idle = [s for s in self.slots if s["item"] is None]
+            if not idle and len(self.slots) < workers:
+                self.slots.append(_start_slot(func))
+                continue
+            if not idle:
+                break
+            name, args = pending.pop(0)
+            # the process that drew this group (language) before: its memos are warm for it
+            slot = next((s for s in idle if s["group"] == group(args)), idle[0])
+            try:
+                slot["conn"].send(args)
+            except OSError:      # died while idle: `run_pool` replaces it
+                break
+            slot.update(item=name, started=time.monotonic(), group=group(args), early=args,
+                        discard=False)
+            started.append(name)
+        return started
 
     def close(self) -> None:
         for slot in self.slots:
@@ -348,9 +399,9 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
     length. `group(args)` names what items share: a process keeps to its group, a free one
     starts the largest group no other process is on, and only then helps with another's.
     `nice`: added to the processes' niceness (work nobody waits for yields the cores).
-    `kept`: processes to start from and to leave running for the next call (not with `nice`).
+    `kept`: processes to start from and to leave running for the next call (not with `nice`);
+    what `kept.start_early` handed them counts as started for the items it matches.
     """
-    ctx = mp.get_context("fork")
     pending = list(items)
     items_by_name = dict(items)
     if kept is not None and (nice or kept.func not in (None, func)):
@@ -365,12 +416,21 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
                 slots.remove(slot)
     results: dict[str, JobResult] = {}
 
+    # Work `KeptWorkers.start_early` handed out for this call: an item asked for again with
+    # equal args is already being done; anything else started early is not waited for.
+    for slot in slots:
+        if slot.get("early") is None or slot.get("discard"):
+            continue
+        match = next((i for i, (name, args) in enumerate(pending)
+                      if name == slot["item"] and args == slot["early"]), None)
+        if match is None:
+            slot["discard"] = True
+        else:
+            pending.pop(match)
+            slot["early"] = None
+
     def start() -> dict:
-        parent, child = ctx.Pipe(duplex=True)
-        proc = ctx.Process(target=_serve, args=(child, func, os.getpid(), nice), daemon=True)
-        _start_frozen(proc)
-        child.close()
-        return {"proc": proc, "conn": parent, "item": None, "started": 0.0, "group": None}
+        return _start_slot(func, nice)
 
     def take(slot: dict) -> None:
         groups = [group(args) for _name, args in pending]
@@ -382,7 +442,8 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
             chosen = max(free, key=lambda g: sizes[g])
             mine = [groups.index(chosen)]
         name, args = pending.pop(mine[0])
-        slot.update(item=name, started=time.monotonic(), group=group(args))
+        slot.update(item=name, started=time.monotonic(), group=group(args), early=None,
+                    discard=False)
         slot["conn"].send(args)
 
     def stop(slot: dict) -> None:
@@ -391,7 +452,7 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
         slot["conn"].close()
 
     try:
-        while pending or any(s["item"] is not None for s in slots):
+        while pending or any(s["item"] is not None and not s.get("discard") for s in slots):
             check_stopped()
             idle = sum(1 for s in slots if s["item"] is None)
             while len(slots) < workers and idle < len(pending):   # no process without work
@@ -411,8 +472,10 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
             for slot in busy:
                 if slot["conn"] in ready:
                     try:
-                        results[slot["item"]] = slot["conn"].recv()
-                        slot["item"] = None
+                        result = slot["conn"].recv()
+                        if not slot.get("discard"):
+                            results[slot["item"]] = result
+                        slot.update(item=None, early=None, discard=False)
                         continue
                     except EOFError:
                         result = JobResult(ok=False, error="worker process died without a result")
@@ -421,7 +484,8 @@ def run_pool(items: list[tuple[str, tuple]], func: Callable[..., JobResult], wor
                                        "raise it with --cell-timeout if the work is legitimate)")
                 else:
                     continue
-                results[slot["item"]] = result
+                if not slot.get("discard"):
+                    results[slot["item"]] = result
                 stop(slot)
                 slots.remove(slot)
         if kept is None:

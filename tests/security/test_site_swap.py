@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import json
 import threading
 
 import pytest
@@ -102,3 +103,55 @@ def test_a_deferred_cleanup_keeps_the_new_site_whole_and_tidy_removes_the_old(
     writer.tidy()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
     assert (out / "index.html").read_bytes() == b"three"
+
+
+def test_under_serve_a_few_changed_files_are_replaced_in_the_served_tree(tmp_path):
+    """`TreeWriter.update_in_place` (`--serve`): a write that changes a few files replaces just
+    those in the served tree (no new tree: its directory stays), each by a rename, so a
+    reader never finds a page missing or half written; a file also linked from the kept old
+    tree keeps its old bytes there; a removed file goes; many changes get a new tree again."""
+    from bookkit.pipeline.write import IN_PLACE_MAX, MANIFEST, TreeWriter
+    out = tmp_path / "site"
+    writer = TreeWriter(out)
+    writer.defer_cleanup = writer.update_in_place = True
+    pages = {f"p{i}.html": b"page %d" % i for i in range(IN_PLACE_MAX + 1)}
+    writer.write({"index.html": b"0" * 4096, "a/q.html": b"q", **pages})
+    writer.write({"index.html": b"1" * 4096, "a/q.html": b"q",
+                  **{k: v + b"!" for k, v in pages.items()}})      # many: a new tree
+    kept = next(tmp_path / name for name in ("site.new", "site.old")
+                if (tmp_path / name).is_dir())        # the replaced tree, under either name
+    assert (kept / "a" / "q.html").stat().st_ino == (out / "a" / "q.html").stat().st_ino
+    inode = out.stat().st_ino
+    seen, done = set(), threading.Event()
+
+    def reader():
+        while not done.is_set():
+            try:
+                seen.add(len((out / "index.html").read_bytes()))
+            except FileNotFoundError:
+                seen.add("missing")
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        for n in range(2, 60):
+            changed, written = writer.write({"index.html": b"%d" % (n % 10) * 4096,
+                                             "a/q.html": b"q2",
+                                             **{k: v + b"!" for k, v in pages.items()}})
+            assert changed and written == (2 if n == 2 else 1)
+    finally:
+        done.set()
+        thread.join()
+    assert seen == {4096} and out.stat().st_ino == inode
+    assert (kept / "a" / "q.html").read_bytes() == b"q"      # the kept tree's copy
+    assert (out / "a" / "q.html").read_bytes() == b"q2"
+    writer.write({"index.html": b"x", "b/r.html": b"r",
+                  **{k: v + b"!" for k, v in pages.items()}})
+    assert not (out / "a" / "q.html").exists() and (out / "b" / "r.html").read_bytes() == b"r"
+    assert out.stat().st_ino == inode and writer.changed_paths == ["a/q.html", "b/r.html",
+                                                                  "index.html"]
+    assert sorted(json.loads((out / MANIFEST).read_text())) == sorted(
+        ["index.html", "b/r.html", *pages])
+    assert not [p for p in out.rglob(".*.tmp")]
+    writer.write({"index.html": b"y", "b/r.html": b"r", **pages})   # many again: a new tree
+    assert out.stat().st_ino != inode and (out / "p0.html").read_bytes() == b"page 0"

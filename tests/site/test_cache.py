@@ -279,6 +279,66 @@ def test_a_saved_diagram_is_drawn_first_for_the_open_pages_edition(book_copy, wa
     assert not any(p.startswith("en/") for p in report.changed_paths)
 
 
+def test_under_serve_a_saved_diagram_is_drawn_while_the_book_is_loaded(book_copy, warm_cache,
+                                                                       tmp_path, monkeypatch):
+    """`--serve` (`defer_housekeeping`): a saved diagram script starts drawing for the open
+    page's language before the build runs the cells (`EarlyDrawing`), and the figure stage
+    takes that drawing instead of drawing again; the page shows it, written into the served
+    tree in place; the other editions follow in the next build; the script restored is not
+    drawn at all (its first drawing is in the cache)."""
+    from bookkit.resolve import workers
+    builder = Builder(BuildOptions(root=book_copy, out=tmp_path / "site", quiet=True,
+                                   cache_dir=warm_cache))
+    builder.defer_housekeeping()
+    site, image = tmp_path / "site", "fig-datacenter-networks-ring-steps"
+    page = site / "en" / "datacenter-networks.html"
+    try:
+        builder.build()
+        events, drawn_by_pool = [], []
+        start_early, run_pool, run_cells = (workers.KeptWorkers.start_early, workers.run_pool,
+                                            builder.resolver.run_cells)
+        monkeypatch.setattr(workers.KeptWorkers, "start_early", lambda self, items, *a, **k: (
+            events.append(("early", [name for name, _ in items]))
+            or start_early(self, items, *a, **k)))
+        monkeypatch.setattr(builder.resolver, "run_cells",
+                            lambda book: events.append(("cells",)) or run_cells(book))
+
+        def counting_pool(items, *a, **k):
+            results = run_pool(items, *a, **k)
+            drawn_by_pool.append(sorted(results))
+            return results
+        from bookkit.resolve import figures
+        monkeypatch.setattr(figures, "run_pool", counting_pool)
+        script = book_copy / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
+        original = script.read_text(encoding="utf-8")
+        script.write_text(original + (
+            "\n_describe_before = describe\n\n\ndef describe(t):\n"
+            "    return _describe_before(t) + ' MARK-6604'\n"), encoding="utf-8")
+        inode = site.stat().st_ino
+        report = builder.build(open_pages=["/en/datacenter-networks.html"])
+        assert events == [("early", [f"{image}|en"]), ("cells",)]
+        assert builder.resolver.drawn_figures == [f"{image}|en"]
+        assert drawn_by_pool == [[f"{image}|en"]]       # the early drawing, handed over
+        assert report.figures_deferred == 2
+        assert "MARK-6604" in page.read_text(encoding="utf-8")
+        assert site.stat().st_ino == inode                 # written into the served tree
+
+        events.clear()
+        builder.build(behind=True)                          # the other editions: not early
+        assert events == [("cells",)]
+        assert "MARK-6604" in (site / "zh-tw" / "datacenter-networks.html").read_text(
+            encoding="utf-8")
+
+        events.clear()
+        script.write_text(original, encoding="utf-8")
+        builder.build(open_pages=["/en/datacenter-networks.html"])
+        assert events == [("early", []), ("cells",)]
+        assert builder.resolver.drawn_figures == []
+        assert "MARK-6604" not in page.read_text(encoding="utf-8")
+    finally:
+        builder.close()
+
+
 def test_an_open_page_belongs_to_the_edition_of_the_longest_url_prefix(book_copy):
     from bookkit.pipeline.build import languages_later, resolve_book
     resolved = resolve_book(book_copy)

@@ -129,6 +129,47 @@ def test_kept_workers_serve_the_next_call_and_are_replaced_when_they_die():
     assert kept.slots == [] and _children() == before
 
 
+def _slow(tag: str, seconds: float = 0.0) -> JobResult:
+    time.sleep(seconds)
+    return JobResult(ok=True, value=(tag, os.getpid(), time.monotonic()))
+
+
+def test_work_started_early_is_taken_only_for_the_same_item():
+    """`KeptWorkers.start_early` (`--serve` drawing a saved figure while the build loads):
+    the next call takes an early result for an item asked with equal args, without doing it
+    again; an early item asked with other args is done again with those; early work nobody
+    asks for is not waited for, and its result is never handed to a later call."""
+    before = _children()
+    kept = KeptWorkers()
+    try:
+        started = kept.start_early([("a", ("early-a", 0.6)), ("b", ("early-b", 0.6))], _slow,
+                                   workers=2, group=lambda args: args[0])
+        assert started == ["a", "b"] and len(kept.slots) == 2
+        time.sleep(0.3)
+        t0 = time.monotonic()
+        got = run_pool([("a", ("early-a", 0.6)), ("b", ("other-b",))], _slow, workers=2,
+                       kept=kept)
+        # done once, from the early start: done again it would end 0.6 s after t0
+        assert got["a"].value[0] == "early-a" and got["a"].value[2] < t0 + 0.5
+        assert got["b"].value[0] == "other-b"
+        # asked for nothing it started: returns at once, and the late result stays unclaimed
+        kept.start_early([("c", ("early-c", 0.5))], _slow, workers=2)
+        t0 = time.monotonic()
+        assert run_pool([("d", ("d",))], _slow, workers=2, kept=kept)["d"].ok
+        assert time.monotonic() - t0 < 0.4
+        time.sleep(0.6)
+        later = run_pool([("c", ("early-c", 0.5)), ("e", ("e",))], _slow, workers=2, kept=kept)
+        assert later["c"].value[2] > t0 + 0.5 + 0.1        # done again, not the stale one
+        # a build that starts early work and then fails before asking: the next start drops it
+        kept.start_early([("f", ("early-f", 0.4))], _slow, workers=2)
+        assert kept.start_early([], _slow, workers=2) == []
+        assert run_pool([("f", ("early-f", 0.0))], _slow, workers=2, kept=kept)["f"].ok
+        assert len(kept.slots) == 2
+    finally:
+        kept.close()
+    assert _children() == before
+
+
 def test_kept_workers_are_stopped_when_a_call_is_interrupted():
     before = _children()
     kept = KeptWorkers()
