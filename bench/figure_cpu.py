@@ -11,7 +11,7 @@ raw and gzip -6) per chapter page: a script `chNN_*.py` belongs to chapter NN's 
 page's bytes are the sum of its chapter's images in one language.
 
     .venv/bin/python bench/figure_cpu.py [--formats svg] [--only PATTERN] [--json FILE]
-                                         [--root BOOK]
+                                         [--root BOOK] [--progress FILE]
 
 `bench/run.py` (`make bench`) runs it as a subprocess with `--json` and writes the row.
 """
@@ -36,9 +36,11 @@ BASELINE_MS = 240.0
 GOAL_RATIO = 0.4
 
 
-def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "") -> dict:
+def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "",
+            progress: str = "") -> dict:
     """Draw every figure script under `root` for every language; the numbers `make bench`
-    reports (see the module's docstring)."""
+    reports (see the module's docstring). `progress`: a file that gets a line per image as
+    it is drawn ("name<TAB>CPU seconds"), so that a run stopped early still counts."""
     sys.path.insert(0, root)
     from pathlib import Path
 
@@ -57,6 +59,7 @@ def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "") -> d
     per: dict[str, float] = {}
     pages: dict[str, list[int]] = {}
     failed = []
+    log = open(progress, "w", encoding="utf-8") if progress else None
     for lang in folders:        # the book's three editions
         for script in scripts:
             stem = os.path.basename(script)[:-3]
@@ -68,6 +71,9 @@ def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "") -> d
                 result = F.draw_in_worker(script, lang, root, formats, (),
                                           table.table if table else None)
             per[f"{stem}|{lang}"] = time.process_time() - t0
+            if log is not None:
+                log.write(f"{stem}|{lang}\t{per[f'{stem}|{lang}']:.6f}\n")
+                log.flush()
             if not result.ok:
                 failed.append(result.error.strip().splitlines()[-1])
                 continue
@@ -77,6 +83,8 @@ def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "") -> d
                 raw, gz = pages.setdefault(page, [0, 0]), len(gzip.compress(site, 6))
                 raw[0] += len(site)
                 raw[1] += gz
+    if log is not None:
+        log.close()
     values = list(per.values())
     page_raw = [v[0] for v in pages.values()]
     page_gz = [v[1] for v in pages.values()]
@@ -102,8 +110,11 @@ def main() -> int:
     ap.add_argument("--only", default="")
     ap.add_argument("--json", default="")
     ap.add_argument("--root", default=HERE, help="the book's folder (default: this repository)")
+    ap.add_argument("--progress", default="",
+                    help="a file that gets a line per image drawn: name, CPU seconds")
     args = ap.parse_args()
-    r = measure(os.path.abspath(args.root), tuple(args.formats.split(",")), args.only)
+    r = measure(os.path.abspath(args.root), tuple(args.formats.split(",")), args.only,
+                args.progress)
     print(f"images: {r['images']} ({r['scripts']} scripts x 3 languages), formats {r['formats']}")
     if r["images"]:
         print(f"CPU total {r['cpu_total_s']:.2f} s, mean {r['mean_ms']:.0f} ms, "

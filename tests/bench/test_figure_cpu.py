@@ -35,13 +35,27 @@ def test_report_has_the_row_and_the_section():
     assert "**100 ms**" in section and "39 pages" in section
     assert "could not be drawn in this run" in section
     same_run = dict(fc, baseline_ms=300.0, goal_ms=120.0, ratio=100 / 300, baseline_same_run=True,
-                    baseline_passes=2, baseline_images=270, baseline_median_ms=250.0)
+                    baseline_passes=2, baseline_images=310, baseline_partial_images=40,
+                    baseline_median_ms=250.0)
     rows = "\n".join(run.real_summary_rows({"figure_cpu": same_run}))
     assert "| 100 ms | 300 ms (baseline, same run) | 0.33× | ≤ 0.4× (120 ms) | yes |" in rows
     section = "\n".join(run.figure_cpu_section(same_run, None))
-    assert "2 complete passes, 270 images" in section and "(0.36×)" in section
+    assert ("310 images: 2 complete passes and 40 images of the pass stopped" in section
+            and "(0.36×)" in section)
     missing = "\n".join(run.figure_cpu_section(None, "bench/figure_cpu.py exited 1: boom"))
     assert "Not measured" in missing and "boom" in missing
+
+
+def test_measure_writes_a_line_per_image_as_it_goes(tmp_path):
+    """The progress file (`--progress`): a baseline pass stopped when the book's run ends
+    still counts the images it drew."""
+    progress = tmp_path / "progress"
+    r = figure_cpu.measure(str(REPO), ("svg",), only="ch07_fat_tree", progress=str(progress))
+    lines = [line.split("\t") for line in progress.read_text(encoding="utf-8").splitlines()]
+    assert [name for name, _ in lines] == [f"ch07_fat_tree|{lang}"
+                                           for lang in ("zh-Hans", "en", "zh-Hant")]
+    assert {name: round(float(s), 6) for name, s in lines} == {
+        name: round(s, 6) for name, s in r["per_image_s"].items()}
 
 
 def test_the_baseline_commit_is_unpacked_and_drawn_by_its_own_code(tmp_path):
