@@ -5,7 +5,7 @@ experts: a column per GPU, its experts stacked by load, the hottest expert and i
 hatched; the busiest GPU over the mean is the chapter's `bal0` and `bal32`."""
 from calculations import distributed as D, models
 
-from bookkit.diagrams.draw import fill_of
+from bookkit.diagrams.draw import add_cells, fill_of
 
 SIZE = (6.4, 3.6)
 INPUTS = ("gpus_prefill", "skew", "red")
@@ -56,14 +56,14 @@ def numbers(t):
 
 
 def _panel(ax, cols, mean, label, t):
-    from matplotlib.patches import Rectangle
+    # one collection per (fill, hatch), not a patch per expert: a panel has ~270 of them
+    cells: dict = {}
     for g, col in enumerate(cols):
         y = 0.0
         for i, w in col:
-            fill, hatch = fill_of(1 if i == 0 else 0)
-            ax.add_patch(Rectangle((g + 0.1, y), 0.8, w, facecolor=fill, hatch=hatch,
-                                   edgecolor="#333333", lw=0.3))
+            cells.setdefault(fill_of(1 if i == 0 else 0), []).append((g + 0.1, y, 0.8, w))
             y += w
+    add_cells(ax, cells, lw=0.3)
     ax.plot([0, len(cols)], [mean, mean], color="#333333", ls="--", lw=0.8)
     ax.text(len(cols) + 0.3, mean, t["mean"], ha="left", va="center", fontsize=6.5)
     top = max(sum(w for _, w in col) for col in cols)
