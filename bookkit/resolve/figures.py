@@ -665,6 +665,90 @@ def _share_glyph_outlines_in_svg(backend_svg) -> None:
     RendererSVG._update_glyph_map_defs = _update_glyph_map_defs
 
 
+def _write_glyph_uses_once(backend_svg) -> None:
+    """The `<use>` elements that place a string's glyphs, written once per process for each
+    string layout and nesting depth instead of element by element every time.
+
+    An SVG figure writes each text as its glyphs: one `<use xlink:href="#glyph"
+    transform="translate(x y) scale(s)"/>` per glyph, made by `_XMLWriter.element` with a
+    transform string and two escaped attributes each (~10 % of drawing a diagram of short
+    labels). The lines depend only on the glyphs and their positions (the string's layout,
+    the same for the same string and font) and on the indentation (the depth of open
+    elements); they key this memo, and the lines are written at once where the writer would
+    have written them. Everything else is matplotlib's `_draw_text_as_path`, copied (math
+    text goes to it unchanged). Written by hand: matplotlib has no hook for it; the method and
+    the writer's internals are private, hence the guard, matplotlib's version in the figure
+    cache key, and a test holding the bytes equal with and without this."""
+    RendererSVG = getattr(backend_svg, "RendererSVG", None)
+    original = getattr(RendererSVG, "_draw_text_as_path", None)
+    writer_class = getattr(backend_svg, "_XMLWriter", None)
+    if (original is None or getattr(original, "_bookkit_shared", False) or writer_class is None
+            or not all(hasattr(writer_class, name) for name in (
+                "_XMLWriter__flush", "start", "end", "comment"))
+            or not all(hasattr(backend_svg, name) for name in (
+                "_generate_transform", "_generate_css", "_short_float_fmt",
+                "_quote_escape_attrib", "rgb2hex"))):
+        return
+    transform_of, css_of = backend_svg._generate_transform, backend_svg._generate_css
+    short, quote, rgb2hex = (backend_svg._short_float_fmt, backend_svg._quote_escape_attrib,
+                             backend_svg.rgb2hex)
+    from matplotlib.path import Path
+    lines: dict = {}
+
+    def _draw_text_as_path(self, gc, x, y, s, prop, angle, ismath, mtext=None):
+        if ismath:
+            return original(self, gc, x, y, s, prop, angle, ismath, mtext)
+        writer = self.writer
+        writer.comment(s)
+        text2path = self._text2path
+        color = rgb2hex(gc.get_rgb())
+        fontsize = prop.get_size_in_points()
+        if mtext is not None:
+            features = mtext.get_fontfeatures()
+            language = mtext.get_language()
+        else:
+            features = language = None
+        style = {}
+        if color != '#000000':
+            style['fill'] = color
+        alpha = gc.get_alpha() if gc.get_forced_alpha() else gc.get_rgb()[3]
+        if alpha != 1:
+            style['opacity'] = short(alpha)
+        font_scale = fontsize / text2path.FONT_SCALE
+        writer.start('g', style=css_of(style), transform=transform_of([
+            ('translate', (x, y)), ('rotate', (-angle,)), ('scale', (font_scale, -font_scale))]))
+        font = text2path._get_font(prop)
+        glyph_info, glyph_map_new, rects = text2path.get_glyphs_with_font(
+            font, s, features=features, language=language, glyph_map=self._glyph_map,
+            return_new_glyphs_only=True)
+        self._update_glyph_map_defs(glyph_map_new)
+        if glyph_info:
+            # `element` indents a child of the open elements by their number (`start` below)
+            depth = len(writer._XMLWriter__tags)
+            key = (depth, *glyph_info)
+            text = lines.get(key)
+            if text is None:
+                if len(lines) > 65536:
+                    lines.clear()
+                indent = " " * min(depth, 64)
+                parts = []
+                for glyph_repr, gx, gy, scale in glyph_info:
+                    where = transform_of([('translate', (gx, gy)), ('scale', (scale,))])
+                    # as `start` does: an empty attribute (the first glyph, at 0 0) is left out
+                    parts.append(f"{indent}<use xlink:href={quote(f'#{glyph_repr}')}"
+                                 + (f" transform={quote(where)}" if where else "") + "/>\n")
+                text = lines[key] = "".join(parts)
+            writer._XMLWriter__flush()
+            writer._XMLWriter__write(text)
+        for verts, codes in rects:
+            writer.element('path', d=self._convert_path(Path(verts, codes), simplify=False))
+        writer.end('g')
+
+    _draw_text_as_path._bookkit_shared = True
+    _draw_text_as_path.__wrapped__ = original
+    RendererSVG._draw_text_as_path = _draw_text_as_path
+
+
 def _share_font_lookups(font_manager) -> None:
     """`FontManager._find_fonts_by_props` answered from a memo when every family was found.
 
@@ -764,6 +848,7 @@ def _setup_matplotlib():
     _share_glyph_layouts(matplotlib.textpath)
     import matplotlib.backends.backend_svg
     _share_glyph_outlines_in_svg(matplotlib.backends.backend_svg)
+    _write_glyph_uses_once(matplotlib.backends.backend_svg)
     from matplotlib import font_manager
     _share_font_lookups(font_manager)
     # Register the CJK fonts by file: a font cache made before they were installed would

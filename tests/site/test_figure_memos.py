@@ -320,6 +320,38 @@ def test_glyph_definitions_from_the_memo_are_matplotlibs():
     assert memo_first == direct and memo_again == direct
 
 
+def test_glyph_placements_from_the_memo_are_matplotlibs():
+    """The `<use>` lines placing a string's glyphs, written from the memo, are the bytes
+    matplotlib writes element by element: texts at several depths (a figure text, a legend
+    inside its groups), coloured, translucent, rotated, repeated, empty, with math beside
+    them; drawn once (memo filled) and again (memo read)."""
+    import matplotlib
+    from matplotlib.backends.backend_svg import RendererSVG
+    shared = RendererSVG._draw_text_as_path
+
+    def drawn():
+        with matplotlib.rc_context({"font.family": F.FONT_FAMILIES["en"]}):
+            fig = _figure()
+            ax = fig.add_subplot()
+            ax.plot([0, 1], [0, 1], label="HBM 3.35 TB/s")
+            ax.plot([0, 1], [1, 0], label="NVLink $x^2$")
+            ax.legend(title="links")
+            ax.text(0.5, 0.5, "decode", color="#aa3311", alpha=0.5, rotation=30)
+            ax.text(0.2, 0.2, "decode")
+            ax.text(0.3, 0.3, "")
+            fig.suptitle("KV cache 0.5 GB")
+            return _svg(fig)
+
+    memo_first, memo_again = drawn(), drawn()
+    RendererSVG._draw_text_as_path = shared.__wrapped__
+    try:
+        direct = drawn()
+    finally:
+        RendererSVG._draw_text_as_path = shared
+    assert direct.count(b"<use xlink:href=") > 40 and b"opacity: 0.5" in direct
+    assert memo_first == direct and memo_again == direct
+
+
 def test_tick_label_boxes_measured_once_a_pass_are_matplotlibs():
     """An axis' tick label boxes, asked for several times in one pass (tight box, label
     placement, drawing), are measured once a pass, and the figure (tight layout, aligned
