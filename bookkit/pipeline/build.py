@@ -90,6 +90,11 @@ class Builder:
         self.writer.update_in_place = True
         self.resolver.keep_workers()
 
+    def warm_up_workers(self) -> list[str]:
+        """`--serve`, after the first build: the kept drawing processes started (if that build
+        drew nothing), each drawing one figure to warm up (`EarlyDrawing.warm_up`)."""
+        return self.resolver.warm_up_workers()
+
     def close(self) -> None:
         """Stop the processes `defer_housekeeping` keeps."""
         if self.resolver.kept_workers is not None:

@@ -405,6 +405,10 @@ def serve(builder: Builder, port: int) -> int:
             from bookkit.resolve.figures import warm_up_drawing
             warm_up_drawing()
         rebuild(builder, state, "start")
+        # a first build that drew nothing (a warm cache) forked no drawing worker: start them
+        # now, warming up on one figure each, so that the first saved figure is not drawn by
+        # a process that has never drawn
+        builder.warm_up_workers()
         thread.start()
         print(f"serving http://127.0.0.1:{port}/ (Ctrl+C stops)", file=sys.stderr, flush=True)
         # An edition added to book.yml while serving is watched from the next start (as are

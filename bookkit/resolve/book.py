@@ -238,6 +238,13 @@ class Resolver:
             self.kept_workers = KeptWorkers()
             self.early_drawing = EarlyDrawing()
 
+    def warm_up_workers(self) -> list[str]:
+        """`--serve`, after the first build: start the kept drawing workers if that build
+        forked none (`EarlyDrawing.warm_up`); the names of the figures they draw to warm up."""
+        if self.early_drawing is None or self.kept_workers is None:
+            return []
+        return self.early_drawing.warm_up(self.kept_workers, self.workers)
+
     def start_early_drawing(self, langs: Collection[str]) -> list[str]:
         """`--serve`, at the top of a build: the images in `langs` (all: empty) of figure
         scripts saved since the last build start drawing now (`EarlyDrawing`); the names."""

@@ -346,9 +346,7 @@ class KeptWorkers:
         while the build loads, runs and numbers the book (bench/PROFILE.md, thirteenth round).
         That call takes an item's result only if it asks for the same name with equal args;
         anything started earlier and not yet taken is dropped. The names started."""
-        for slot in self.slots:     # an earlier build's early work nobody asked for
-            if slot.get("early") is not None:
-                slot["discard"] = True
+        self.drop_early()           # an earlier build's early work nobody asked for
         if self.func not in (None, func):
             return []
         self.func = func
@@ -377,6 +375,12 @@ class KeptWorkers:
                         discard=False)
             started.append(name)
         return started
+
+    def drop_early(self) -> None:
+        """Work started early is not for the next `run_pool` call: its results are dropped."""
+        for slot in self.slots:
+            if slot.get("early") is not None:
+                slot["discard"] = True
 
     def close(self) -> None:
         for slot in self.slots:

@@ -339,6 +339,34 @@ def test_under_serve_a_saved_diagram_is_drawn_while_the_book_is_loaded(book_copy
         builder.close()
 
 
+def test_under_serve_a_warm_first_build_still_leaves_warm_drawing_workers(book_copy,
+                                                                         warm_cache, tmp_path):
+    """A `--serve` whose first build drew nothing (every image cached) starts its drawing
+    processes after it, each drawing one figure of another language (`warm_up_workers`);
+    once is enough; the next saved figure is drawn and shown as usual."""
+    builder = Builder(BuildOptions(root=book_copy, out=tmp_path / "site", quiet=True,
+                                   cache_dir=warm_cache))
+    builder.defer_housekeeping()
+    try:
+        builder.build()
+        assert builder.resolver.drawn_figures == [] and builder.resolver.kept_workers.slots == []
+        started = builder.warm_up_workers()
+        assert len(started) == 2 and len({name.split("|")[1] for name in started}) == 2
+        assert len(builder.resolver.kept_workers.slots) == 2
+        assert builder.warm_up_workers() == []
+        script = book_copy / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
+        script.write_text(script.read_text(encoding="utf-8") + (
+            "\n_describe_before = describe\n\n\ndef describe(t):\n"
+            "    return _describe_before(t) + ' MARK-3391'\n"), encoding="utf-8")
+        builder.build(open_pages=["/en/datacenter-networks.html"])
+        assert builder.resolver.drawn_figures == ["fig-datacenter-networks-ring-steps|en"]
+        assert "MARK-3391" in (tmp_path / "site" / "en" / "datacenter-networks.html").read_text(
+            encoding="utf-8")
+        assert len(builder.resolver.kept_workers.slots) == 2
+    finally:
+        builder.close()
+
+
 def test_an_open_page_belongs_to_the_edition_of_the_longest_url_prefix(book_copy):
     from bookkit.pipeline.build import languages_later, resolve_book
     resolved = resolve_book(book_copy)
