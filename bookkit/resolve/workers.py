@@ -355,6 +355,12 @@ class KeptWorkers:
                 slot["proc"].join()
                 slot["conn"].close()
                 self.slots.remove(slot)
+            elif slot["discard"] and slot["conn"].poll():   # dropped work done: idle again
+                try:
+                    slot["conn"].recv()
+                    slot.update(item=None, early=None, discard=False)
+                except (EOFError, OSError):
+                    pass
         started = []
         pending = list(items)
         while pending:

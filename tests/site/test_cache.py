@@ -354,10 +354,17 @@ def test_under_serve_a_warm_first_build_still_leaves_warm_drawing_workers(book_c
         assert len(started) == 2 and len({name.split("|")[1] for name in started}) == 2
         assert len(builder.resolver.kept_workers.slots) == 2
         assert builder.warm_up_workers() == []
+        import time
+        deadline = time.monotonic() + 60        # the warm-up drawings done: workers idle
+        while not all(s["conn"].poll() for s in builder.resolver.kept_workers.slots):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
         script = book_copy / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
         script.write_text(script.read_text(encoding="utf-8") + (
             "\n_describe_before = describe\n\n\ndef describe(t):\n"
             "    return _describe_before(t) + ' MARK-3391'\n"), encoding="utf-8")
+        started = builder.resolver.start_early_drawing(["en"])
+        assert started == ["fig-datacenter-networks-ring-steps|en"]   # on a warmed worker
         builder.build(open_pages=["/en/datacenter-networks.html"])
         assert builder.resolver.drawn_figures == ["fig-datacenter-networks-ring-steps|en"]
         assert "MARK-3391" in (tmp_path / "site" / "en" / "datacenter-networks.html").read_text(
