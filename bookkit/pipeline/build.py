@@ -163,21 +163,26 @@ class Builder:
                 # runs the cells and numbers the editions (`EarlyDrawing`)
                 self.resolver.start_early_drawing(
                     languages_shown([e.info for e in book.editions.values()], open_pages))
+            # On a first build, a forked process numbers the editions `forked` again on its own
+            # and builds their search indexes (search text needs neither figures nor math), on
+            # the other core, while this process parses, renders and writes. It is forked right
+            # after the cells, when there is little to copy; this process keeps the cheapest
+            # index (by its text) so that both cores stay busy to the end. The fork also
+            # stores the parses of those editions and of the original in the cache.
+            wanted = [k for k in book.editions if not self.opt.editions or k in self.opt.editions]
+            forked: list[str] = []
+            if first and self.opt.workers > 1 and len(wanted) > 1:
+                forked = sorted(wanted, key=lambda k: _text_cost(book.editions[k]))[1:]
+                self.resolver.parses_stored_by_fork = frozenset(
+                    [*forked, book.original.info.spec.id])
             t0 = time.perf_counter()
             cells = self.resolver.run_cells(book)
             report.cells_executed = sum(1 for c in cells.values() if c.executed)
             timings["cells"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             resolved = self.resolver.start(book, cells, self.opt.editions)
-            # On a first build, a forked process numbers the editions again on its own and
-            # builds their search indexes (search text needs neither figures nor math), on the
-            # other core, while this process parses, renders and writes. It is forked early,
-            # right after the cells, when there is little to copy; this process keeps the
-            # cheapest index (by its text) so that both cores stay busy to the end.
-            wanted = resolved.outputs
-            forked: list[str] = []
-            if first and self.opt.workers > 1 and len(wanted) > 1:
-                forked = sorted(wanted, key=lambda k: _text_cost(book.editions[k]))[1:]
+            assert resolved.outputs == wanted
+            if forked:
                 indexer = Background(_index_editions, (self, resolved, cells, forked))
             search: dict[str, SearchJob] = {}
             wanted_math: dict[tuple, set] = {}
@@ -226,7 +231,10 @@ class Builder:
                 if not result.ok:
                     raise BuildError(None, None, "building the search indexes failed:\n"
                                      + result.error)
-                for key, (cache_key, assets, built) in result.value.items():
+                editions, parses = result.value
+                for (kind, key), blob in parses.items():
+                    self.cache.put_pickled(kind, key, blob)
+                for key, (cache_key, assets, built) in editions.items():
                     if built:
                         self.cache.put("search", cache_key, assets)
                     files.update((resolved.editions[key].info.url_prefix + name, data)
@@ -241,6 +249,9 @@ class Builder:
         finally:
             if indexer is not None:
                 indexer.cancel()
+            # what the fork did not store (it failed, or the build did) is parsed again by
+            # the next process; this one's next builds store their own parses
+            self.resolver.leave_no_parses_to_fork()
             math.discard()
             self.cache.flush()
         t0 = time.perf_counter()
@@ -336,9 +347,11 @@ def _index_editions(builder: Builder, resolved: ResolvedBook, cells: dict[int, C
                     keys: list[str]) -> JobResult:
     """In a forked process: number the editions `keys` and build their search indexes.
 
-    Returns {edition: (cache key, assets, built)}; `built` is False for a cache hit. The cache
-    is only read here; the parent stores what was built.
+    Returns ({edition: (cache key, assets, built)}, the parses' cache entries, pickled);
+    `built` is False for a cache hit. The cache is only read here; the parent stores what was
+    built, and the parses it left to this process (`Resolver.parses_stored_by_fork`).
     """
+    builder.resolver.store_in_fork()
     out = {}
     for key in keys:
         resolved.editions[key] = builder.resolver.number_edition(resolved.book, key, cells)
@@ -346,7 +359,7 @@ def _index_editions(builder: Builder, resolved: ResolvedBook, cells: dict[int, C
         assets = job.hit if job.hit is not None else build_search_assets(job.docs, job.lang,
                                                                           job.synonyms)
         out[key] = (job.key, assets, job.hit is None)
-    return JobResult(ok=True, value=out)
+    return JobResult(ok=True, value=(out, builder.cache.staged("parsed")))
 
 
 def site_config(book: Book) -> SiteConfig:

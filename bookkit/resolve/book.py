@@ -50,6 +50,11 @@ class Resolver:
         # `--serve`: a saved figure script's drawing started at the top of the next build
         self.early_drawing: EarlyDrawing | None = None
         self._unstored: dict[str, tuple[str, str, str]] = {}   # path -> (slot, sha, text)
+        # A first build's forked search indexer stores these editions' parses (`stored_by_fork`):
+        # pickling the tokens for the cache was ~0.1 s of a one-second cold build, and the
+        # fork has them as the parser left them (numbering writes into the tokens later).
+        self.parses_stored_by_fork: frozenset[str] = frozenset()
+        self._left_to_fork: dict[str, str] = {}   # memo key -> its cache slot, not yet stored
         self._figure_memo: dict[tuple, tuple] = {}  # its format keys -> (deps, FigureImage)
         self._last_images: dict[tuple, FigureImage] = {}   # (figure, lang) -> its last image
         self._trusted_memo: dict[str, tuple] = {}   # chapter path -> (its inputs, its problems)
@@ -93,7 +98,10 @@ class Resolver:
                 _digest, tokens, env = stored
             else:
                 tokens, env = parse(chapter.text)
-                self.cache.put("parsed", slot, (digest, tokens, env))   # pickled now, unnumbered
+                if chapter.edition in self.parses_stored_by_fork:
+                    self._left_to_fork[key] = slot
+                else:
+                    self.cache.put("parsed", slot, (digest, tokens, env))   # pickled now, unnumbered
         # Before anything reads the tokens: an unclosed fence swallows the rest of the file,
         # and what fails later (a cell's NameError, unknown labels) would not name it.
         fence = trust.unclosed_fence(tokens, chapter.text.splitlines())
@@ -102,6 +110,22 @@ class Resolver:
         self._parsed[key] = (digest, tokens, env)
         self._parsed_text[key] = chapter.text
         return self._parsed[key]
+
+    def store_in_fork(self) -> None:
+        """In the forked indexer, before it numbers anything: stage the parses the parent
+        left to it (as parsed: the parent forked before numbering them); from here on this
+        process stages its own parses too. The parent takes them from the fork's
+        `Cache.staged("parsed")` (`Cache.put_pickled`)."""
+        self.parses_stored_by_fork = frozenset()
+        for key, slot in self._left_to_fork.items():
+            if key in self._parsed:
+                self.cache.put("parsed", slot, self._parsed[key])
+        self._left_to_fork = {}
+
+    def leave_no_parses_to_fork(self) -> None:
+        """At the end of the build that forked (the fork's entries staged, or lost)."""
+        self._left_to_fork = {}
+        self.parses_stored_by_fork = frozenset()
 
     def store_parsed(self) -> int:
         """Store the parses `defer_stores` held back (parsed again: the memo's tokens are

@@ -167,6 +167,14 @@ class Cache:
         self._staged[(kind, key)] = pickle.dumps((deps or {}, value),
                                                  protocol=pickle.HIGHEST_PROTOCOL)
 
+    def put_pickled(self, kind: str, key: str, blob: bytes) -> None:
+        """Stage an entry another process pickled (`staged`)."""
+        self._staged[(kind, key)] = blob
+
+    def staged(self, kind: str) -> dict[tuple[str, str], bytes]:
+        """The entries of `kind` staged and not yet flushed, pickled."""
+        return {k: blob for k, blob in self._staged.items() if k[0] == kind}
+
     def flush(self) -> None:
         if not self._staged:
             return

@@ -212,6 +212,40 @@ def test_a_new_process_reads_each_chapter_parse_from_the_cache(book_copy, tmp_pa
     assert len(changed_parser) == len(chapters)
 
 
+def test_a_first_builds_fork_stores_the_parses_as_the_parser_left_them(book_copy, warm_cache,
+                                                                        tmp_path, monkeypatch):
+    """A first build leaves the parses of the original and of the forked editions to the
+    search indexer's fork: after it, every chapter of every edition is in the cache, as the
+    parser returned it (not numbered), and a new process parses nothing."""
+    import sqlite3
+
+    from bookkit.load.config import load_book
+    from bookkit.resolve import book as resolve_book
+    from bookkit.source import markdown
+    from bookkit.util.cache import Cache
+
+    with sqlite3.connect(warm_cache / "cache.sqlite3") as db:
+        db.execute("DELETE FROM entries WHERE kind = 'parsed'")
+    db.close()
+    builder = Builder(BuildOptions(root=book_copy, out=tmp_path / "site", quiet=True,
+                                   cache_dir=warm_cache, workers=2))
+    builder.build()
+    assert builder.resolver.parses_stored_by_fork == frozenset()
+    book = load_book(book_copy, None)
+    chapters = [c for e in book.editions.values() for c in e.chapters]
+    assert len(book.editions) == 3 and len(chapters) > 30
+    parsed: list = []
+    real = markdown.parse
+    monkeypatch.setattr(resolve_book, "parse", lambda text: parsed.append(text) or real(text))
+    resolver = resolve_book.Resolver(book_copy, Cache(warm_cache), 1, 60.0)
+    for chapter in chapters:
+        _digest, tokens, env = resolver.parsed(chapter)
+        fresh_tokens, _env = real(chapter.text)
+        assert [t.as_dict() for t in tokens] == [t.as_dict() for t in fresh_tokens], \
+            chapter.path
+    assert parsed == []
+
+
 def test_a_saved_diagram_re_renders_only_the_chapters_that_show_it(book_copy, warm_cache,
                                                                      tmp_path, monkeypatch):
     """Under --serve (one Builder), saving a diagram script redraws it and re-renders the one

@@ -143,3 +143,35 @@ def test_a_figure_paragraph_holds_one_image_and_nothing_else(text, kind):
     assert (lone_image(tokens, 0) is not None) == (kind is not None or "https" in text)
     assert is_figure_paragraph(tokens, 0) == (kind == "script")
     assert is_static_figure(tokens, 0) == (kind == "static")
+
+
+def test_image_sizes_match_pillow_and_a_symlinked_image_is_refused(tmp_path):
+    """A PNG's size is read from its header (no Pillow import); a JPEG's through Pillow; both
+    as Pillow reads them. An image reached through a symlinked folder inside the book is
+    refused, the same file reached directly is not."""
+    from pathlib import Path
+
+    from PIL import Image
+
+    from bookkit.source.images import UnsafeImage, image_size, source_path
+    book = tmp_path / "book"
+    (book / "manuscripts" / "images").mkdir(parents=True)
+    for name, size in (("wide.png", (321, 17)), ("tall.jpg", (9, 250)), ("grey.png", (5, 7))):
+        Image.new("L" if name == "grey.png" else "RGB", size).save(
+            book / "manuscripts" / "images" / name)
+        assert image_size(book / "manuscripts" / "images" / name) == size
+    (book / "manuscripts" / "images" / "broken.png").write_bytes(b"not a png at all" * 3)
+    try:
+        image_size(book / "manuscripts" / "images" / "broken.png")
+    except Exception as exc:   # Pillow's error, as before the header fast path
+        assert "cannot identify" in str(exc)
+    chapter = book / "manuscripts" / "ch.md"
+    assert source_path(chapter, "images/wide.png", "manuscripts") == Path(
+        book / "manuscripts" / "images" / "wide.png")
+    (book / "manuscripts" / "linked").symlink_to(book / "manuscripts" / "images")
+    try:
+        source_path(chapter, "linked/wide.png", "manuscripts")
+    except UnsafeImage as exc:
+        assert "symlink" in str(exc)
+    else:
+        raise AssertionError("an image through a symlinked folder was accepted")

@@ -38,7 +38,14 @@ def highlighted(lang: str, code: str) -> str:
     and highlighting was over half of rendering a chapter."""
     if not lang:
         return html.escape(code)
-    return highlight(code, get_lexer_by_name(lang), FORMATTER)
+    return highlight(code, _lexer(lang), FORMATTER)
+
+
+@lru_cache(maxsize=64)
+def _lexer(lang: str):
+    """One lexer per language (stateless between calls): finding it by name walks Pygments'
+    whole lexer table."""
+    return get_lexer_by_name(lang)
 
 
 def whatif_slot(env: dict, kind: str, tok: Token, **extra) -> str:
