@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 from bookkit.diagrams.flow import Flow
 from bookkit.diagrams.timeline import Bar, Timeline
@@ -53,7 +54,10 @@ def clear_under_text(ax, pad: float = 2.5) -> int:
     # `get_renderer`): the extents it measures are those of the drawing.
     renderer = fig._get_renderer()
     n = 0
-    for text in list(ax.texts):
+    from bookkit.diagrams.draw import Labels
+    labels = [artist for artist in ax.get_children() if isinstance(artist, Labels._cls or ())]
+    # a label of `Labels.each` is one Text moved from label to label: used before the next
+    for text in itertools.chain(list(ax.texts), *(artist.each() for artist in labels)):
         gid = text.get_gid() or ""
         if "-on-" not in gid or not text.get_text().strip():
             continue

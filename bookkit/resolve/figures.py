@@ -820,6 +820,9 @@ def _texts_of(artist, out: list) -> list:
         children = artist.get_children()
     for child in children:
         _texts_of(child, out)
+    labels = getattr(artist, "text_list", None)    # a diagram's `Labels` (diagrams/draw.py)
+    if labels is not None:
+        out.extend(s for s in labels() if s.strip())
     if isinstance(artist, Text):
         text = artist.get_text()
         if text.strip():

@@ -256,3 +256,48 @@ def test_inputs_from_the_chapter_redraw_the_schedule():
     assert bound(result.value, "pipe_bubble")["text"] == bubble
     assert "8 stages and 8 micro-batches" in result.value["description"]
     assert "Stage 8" in result.value["texts"]
+
+
+def test_labels_drawn_through_one_text_are_the_bytes_of_a_text_each():
+    """`text_on` labels (one `Labels` artist, one moved `Text` per style) write the same SVG
+    as the `ax.text` per label they replace: on a hatched fill (with its background patch),
+    on a plain fill (none), off any fill (the page's ink), in two sizes and alignments, one
+    after the other so that a state left by one label (colour, patch, id) would show."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from bookkit.diagrams.draw import INK_ON_FILL, text_on
+
+    labels = [(0.2, 0.2, "c0", "#f6b98a", "//", {"fontsize": 7}),
+              (0.5, 0.2, "c1", "#a6c8ea", "", {"fontsize": 7}),
+              (0.8, 0.2, "off", None, None, {"fontsize": 9, "ha": "left"}),
+              (0.2, 0.7, "c2", "#f6b98a", "//", {"fontsize": 7}),
+              (0.5, 0.7, "big", "#a9dba3", "..", {"fontsize": 11, "va": "bottom"}),
+              (0.8, 0.7, "c3", "#a6c8ea", "", {"fontsize": 7})]
+
+    def svg(with_labels: bool) -> bytes:
+        fig = Figure(figsize=(3, 2))
+        ax = fig.add_subplot()
+        n = 0
+        for x, y, s, fill, hatch, kw in labels:
+            if with_labels:
+                text_on(ax, x, y, s, fill, hatch, **kw)
+            else:   # what text_on drew before `Labels`: an artist per label
+                kw = dict(kw)
+                if fill is not None:
+                    kw.update(color=INK_ON_FILL, gid=f"bkt{n}-on-{fill.lstrip('#')}")
+                    n += 1
+                    if hatch != "":
+                        kw["bbox"] = {"facecolor": fill, "edgecolor": "none", "pad": 1.0}
+                ax.text(x, y, s, **kw)
+        out = io.BytesIO()
+        with matplotlib.rc_context({"svg.hashsalt": "labels"}):   # ids the same each time
+            fig.savefig(out, format="svg", metadata={"Date": None})
+        return out.getvalue()
+
+    drawn = svg(True)
+    assert drawn == svg(False)
+    assert drawn.count(b'id="bkt') == 5 and drawn.count(b"fill: #f6b98a") == 2
