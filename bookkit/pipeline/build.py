@@ -77,6 +77,9 @@ class Builder:
         self.site = self.outputs["site"].renderer
         self.search = self.outputs["search"].indexer
         self.writer = TreeWriter(options.out)
+        self._settle_when_idle = False      # `defer_housekeeping`: `settle_heap` when idle
+        self._built_since_settled = False
+        self._last_built = 0.0
         self._known_math: dict = {}          # formulas KaTeX rendered, across builds
         self._formulas: dict[tuple, tuple] = {}   # (edition, chapter) -> (inputs..., formulas)
 
@@ -89,6 +92,7 @@ class Builder:
         self.writer.defer_cleanup = True
         self.writer.update_in_place = True
         self.resolver.keep_workers()
+        self._settle_when_idle = True
 
     def warm_up_workers(self) -> list[str]:
         """`--serve`, after the first build: the kept drawing processes started (if that build
@@ -106,6 +110,26 @@ class Builder:
         if self.resolver.store_parsed():
             self.cache.flush()
         self.writer.tidy()
+        if (self._settle_when_idle and self._built_since_settled
+                and time.monotonic() - self._last_built >= SETTLE_AFTER_S):
+            self.settle_heap()
+
+    def settle_heap(self) -> None:
+        """A long-lived builder, once built and idle: collect its garbage now, then leave what
+        survived (the parsed book, memos: ~2 million objects) out of later collections.
+
+        Python's cycle collector walks every object it tracks in its oldest generation: in a
+        `--serve` process holding the whole book, one such collection took ~0.2 s, and it
+        fell inside a rebuild every few saves (bench/PROFILE.md, fourteenth round). So each
+        `--serve` build ends by freezing what exists (`gc.freeze`, constant time), and this
+        full collection runs after `SETTLE_AFTER_S` without a build. Frozen objects are still
+        freed when nothing refers to them; only a cycle among them waits for the next
+        `settle_heap`, which thaws and collects everything first."""
+        import gc
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+        self._built_since_settled = False
 
     def log(self, message: str) -> None:
         if not self.opt.quiet:
@@ -260,6 +284,10 @@ class Builder:
         timings["write"] = time.perf_counter() - t0
         report.timings = timings
         report.seconds = time.perf_counter() - start
+        if self._settle_when_idle:
+            import gc
+            gc.freeze()     # see `settle_heap`
+            self._built_since_settled, self._last_built = True, time.monotonic()
         return report
 
 
@@ -288,6 +316,10 @@ class Builder:
                 for typed in typed_numbers(chapter.tokens)] + untranslated_warnings(
                     resolved.book, self.root)
 
+
+#: `--serve`: seconds without a build before the full collection (`Builder.settle_heap`; ~0.2
+#: s that a save made meanwhile waits for)
+SETTLE_AFTER_S = 20.0
 
 #: niceness of the workers drawing behind a published page (`build(behind=True)`): 10 gives
 #: them about a tenth of a core the browser also wants (Linux's CFS weights)

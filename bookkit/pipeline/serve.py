@@ -405,6 +405,8 @@ def serve(builder: Builder, port: int) -> int:
             from bookkit.resolve.figures import warm_up_drawing
             warm_up_drawing()
         rebuild(builder, state, "start")
+        # before the drawing workers fork: they share the settled heap's pages
+        builder.settle_heap()
         # a first build that drew nothing (a warm cache) forked no drawing worker: start them
         # now, warming up on one figure each, so that the first saved figure is not drawn by
         # a process that has never drawn

@@ -71,9 +71,10 @@ def regions(tokens, path, text: str | None = None) -> list[Region]:
     return found
 
 
-def figure_inputs(tokens, region: Region, folder) -> set[str]:
+def figure_inputs(tokens, region: Region, folder, read: set | None = None) -> set[str]:
     """The `INPUTS` of the figure scripts drawn inside `region`: a variant must carry those
-    values, or the figure's variants are never drawn when only an unbound input changes."""
+    values, or the figure's variants are never drawn when only an unbound input changes.
+    `read`, if given, receives the scripts' paths."""
     from pathlib import Path
     from bookkit.resolve.figures import script_inputs
     found: set[str] = set()
@@ -84,6 +85,8 @@ def figure_inputs(tokens, region: Region, folder) -> set[str]:
             src = str(child.attrGet("src") or "") if child.type == "image" else ""
             if src.endswith(".py") and (Path(folder) / src).is_file():
                 found.update(script_inputs(Path(folder) / src))
+                if read is not None:
+                    read.add(str(Path(folder) / src))
     return found
 
 
@@ -223,8 +226,10 @@ def check_not_reassigned(path, scenario: Scenario, region: Region, names: set,
 
 
 def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout: float,
-                     parsed, versions) -> None:
-    """Run (or take from the cache) every scenario's variants; fill `Scenario.variants`."""
+                     parsed, versions, deps_out: dict | None = None) -> None:
+    """Run (or take from the cache) every scenario's variants; fill `Scenario.variants`.
+    `deps_out`, if given, receives what they depend on besides the chapters' text ({path:
+    digest}, as the cache records them, and the figure scripts whose `INPUTS` were read)."""
     from bookkit.util.cache import key_of, library_versions
     from bookkit.source.markdown import parse
     from bookkit.resolve.workers import run_jobs
@@ -248,14 +253,19 @@ def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout
             payload = [(c.line, c.code) for c in cells if c.line - 1 < region.end]
             # what the region shows: its bound numbers, and the cell values its figures draw
             # (`INPUTS`), which need not be bound anywhere (a model's id picks the model)
+            scripts: set = set()
             wanted = sorted(set(names.get(region.name, ()))
-                            | figure_inputs(tokens, region, chapter.path.parent))
+                            | figure_inputs(tokens, region, chapter.path.parent, scripts))
+            if deps_out is not None:
+                deps_out.update((path, cache.hasher(path)) for path in scripts)
             versions = versions or library_versions()
             key = key_of("whatif", rel, payload, versions, sc.name,
                          [(c.key, list(c.options), c.default) for c in sc.choices],
                          [list(map(list, e)) for e in sc.excluded], wanted)
             deps: dict = {}
             hit = cache.get("whatif", key, deps, keep=True)   # read only
+            if deps_out is not None:
+                deps_out.update(deps)
             if hit is None:
                 # A large scenario is split so that both cores share it; each part runs the
                 # book's combination too (the reference its differences are taken against).
@@ -295,6 +305,8 @@ def resolve_variants(chapters, results: dict, root, cache, workers: int, timeout
         value = (dict(sorted(acc[0].items(), key=lambda kv: sc.combinations().index(kv[0]))),
                  acc[1])
         cache.put("whatif", key, value, acc[2])
+        if deps_out is not None:
+            deps_out.update(acc[2])
         _accept(chapter, results, sc, region, value, wanted)
     if errors:
         raise BuildError(None, None, "\n".join(errors))

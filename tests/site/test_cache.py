@@ -53,6 +53,37 @@ def test_model_config_edit_reruns_exactly_its_dependents(book, warm_cache, tmp_p
     assert len(figure_readers) < len(first.figure_deps)
 
 
+def test_one_builder_reuses_its_cells_until_a_file_they_read_changes(book, warm_cache,
+                                                                      tmp_path):
+    """Under --serve (one Builder), a rebuild with the same original chapters and the same
+    files read takes the last cell results as they are; a model config edit reruns exactly
+    its readers, and a translation's edit reruns none."""
+    builder = Builder(BuildOptions(root=book, out=tmp_path / "site", quiet=True,
+                                   cache_dir=warm_cache))
+    builder.defer_housekeeping()
+    try:
+        builder.build()
+        loaded = builder.resolver._cells_memo
+        assert loaded is not None
+        config = "calculations/data/configs/Qwen--Qwen3-32B.json"
+        readers = sorted(n for n, d in builder.cell_deps.items() if config in d)
+        assert 11 in readers and config in loaded[2]
+        chapter = book / "book-en" / "04-accelerators.md"
+        chapter.write_text(chapter.read_text(encoding="utf-8") + "\n\nOne more line.\n",
+                           encoding="utf-8")
+        builder.build()
+        assert builder.executed_cells == [] and builder.resolver._cells_memo is loaded
+        path = book / config
+        data = json.loads(path.read_text())
+        data["num_hidden_layers"] -= 4
+        path.write_text(json.dumps(data, indent=2))
+        builder.build()
+        assert builder.executed_cells == readers
+        assert builder.resolver._cells_memo is not loaded
+    finally:
+        builder.close()
+
+
 def test_data_file_and_local_module_edits_invalidate(book, warm_cache, tmp_path):
     """A data file a cell reads and a local module it imports are dependencies too."""
     (book / "calculations" / "probe_module.py").write_text("FACTOR = 2\n")
@@ -473,3 +504,42 @@ def test_under_serve_an_edited_chapter_s_parse_is_stored_when_idle(book_copy, tm
     again = fresh.parsed(chapter)[1]
     assert parsed == []                                          # read from the cache
     assert [t.as_dict() for t in again] == [t.as_dict() for t in real(chapter.text)[0]]
+
+
+def test_a_serve_build_leaves_its_heap_out_of_collections_until_idle(book_copy, warm_cache,
+                                                                        tmp_path, monkeypatch):
+    """Under --serve each build ends with what exists frozen (the cycle collector no longer
+    walks the parsed book during rebuilds); idle after SETTLE_AFTER_S, the builder thaws,
+    collects (a cycle made before is freed) and freezes again. `make site` freezes nothing."""
+    import gc
+    import weakref
+
+    from bookkit.pipeline import build as build_module
+
+    class Node:
+        pass
+
+    builder = Builder(BuildOptions(root=book_copy, out=tmp_path / "site", quiet=True,
+                                   cache_dir=warm_cache))
+    try:
+        builder.build()
+        assert gc.get_freeze_count() == 0        # not a long-lived builder
+        builder.defer_housekeeping()
+        builder.build()
+        assert gc.get_freeze_count() > 100_000
+        # a cycle left unreachable just before a build froze the heap
+        cycle = Node()
+        cycle.me = cycle
+        gone = weakref.ref(cycle)
+        del cycle
+        gc.freeze()
+        gc.collect()
+        assert gone() is not None                # frozen: the collector leaves it
+        builder.idle()                           # too soon after the build: still frozen
+        assert gone() is not None
+        monkeypatch.setattr(build_module, "SETTLE_AFTER_S", 0.0)
+        builder.idle()
+        assert gone() is None and gc.get_freeze_count() > 100_000
+    finally:
+        builder.close()
+        gc.unfreeze()
