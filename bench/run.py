@@ -589,9 +589,9 @@ def search_download(site: Path) -> dict:
         files = {"search-index.js": site / prefix / "search-index.js",
                  "search.js": site / "static" / "search.js",
                  "search-ui.js": site / "static" / "search-ui.js",
-                 "search-worker.js": site / "static" / "search-worker.js",
-                 "search-engine.js": site / "static" / "search-engine.js",
-                 "lunr.min.js": site / "static" / "lunr.min.js"}
+                 # the worker's one script carries lunr and the engine (`bundle_search_worker`):
+                 # a browser with workers fetches neither file on its own
+                 "search-worker.js": site / "static" / "search-worker.js"}
         files = {k: p for k, p in files.items() if p.is_file()}
         sizes = {k: (gz(p.read_bytes()), p.stat().st_size) for k, p in files.items()}
         out[name] = {"files": sizes, "gzip": sum(v[0] for v in sizes.values()),
@@ -674,7 +674,7 @@ FIRST_RESULTS_JS = """([inputSel, resultSel]) => {
 }"""
 
 
-#: files that serve search (ours: search-index.js, search.js, search-ui.js, search-worker.js, search-engine.js, lunr.min.js; MkDocs Material:
+#: files that serve search (ours: search-index.js, search.js, search-ui.js, search-worker.js with lunr and the engine in it; MkDocs Material:
 #: search_index.json, workers/search.*.min.js, lunr/min/lunr.*.min.js, lunr/tinyseg.js, …)
 SEARCH_FILE_RE = re.compile(r"search|lunr|tinyseg|wordcut")
 
@@ -1128,7 +1128,7 @@ def write_results(path: Path, R: dict) -> None:
 
     L += ["## Search", ""]
     L += ["### Bytes a reader downloads for search (per edition)", "",
-          "Ours: `search-index.js` + `static/search.js` + `static/search-ui.js` + `static/search-worker.js` + `static/search-engine.js` + `static/lunr.min.js`, each gzip -6, "
+          "Ours: `search-index.js` + `static/search.js` + `static/search-ui.js` + `static/search-worker.js` (which carries lunr.js and `search-engine.js`), each gzip -6, "
           "read from the built site. MkDocs: every search file (`search_index.json`, the search "
           "worker with lunr, lunr language support) its `ch07` page fetched in Chromium from "
           "navigation to the first results, gzip -6 of each body; if that could not be measured, "

@@ -89,6 +89,11 @@ def build_site(dest: Path, corpus: dict, assets: dict) -> Path:
     for name in ("search.js", "search-ui.js", "search-worker.js", "search-engine.js", "search.css"):
         shutil.copy(STATIC / name, site / "static" / name)
     shutil.copy(LUNR_MIN, site / "static" / "lunr.min.js")   # as the build copies it
+    # the worker as the build ships it: lunr and the engine in front of its own code
+    from bookkit.render.site.renderer import bundle_search_worker
+    (site / "static" / "search-worker.js").write_bytes(bundle_search_worker(
+        LUNR_MIN.read_bytes(), (STATIC / "search-engine.js").read_bytes(),
+        (STATIC / "search-worker.js").read_bytes()))
     for lang, sub in EDITION_DIRS.items():
         edition = site / sub
         edition.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,10 @@
    without a worker) */
 self.window = self;
 var VERSION = self.location.search;   /* ?v=: lunr, the engine and this file change together */
-importScripts("lunr.min.js" + VERSION, "search-engine.js" + VERSION);
+/* The built site ships this file with lunr and the engine in front of it (one download for
+   the worker, `bundle_search_worker` in bookkit/render/site/renderer.py); the source alone
+   loads them. */
+if (!self.bookSearchCore) importScripts("lunr.min.js" + VERSION, "search-engine.js" + VERSION);
 
 var DB = "book-search", STORE = "index";
 var engine = null, pending = [];

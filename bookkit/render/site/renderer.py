@@ -209,7 +209,22 @@ def static_files(root: Path, minify: Callable[[dict], dict] | None = None) -> di
     fonts = node / "katex" / "dist" / "fonts"
     for path in sorted(fonts.glob("*.woff2")):
         files["static/katex/fonts/" + path.name] = read_bytes_kept(path)
+    if "static/search-worker.js" in files:
+        files["static/search-worker.js"] = bundle_search_worker(
+            files["static/lunr.min.js"], files["static/search-engine.js"],
+            files["static/search-worker.js"])
     return files
+
+
+def bundle_search_worker(lunr: bytes, engine: bytes, worker: bytes) -> bytes:
+    """The search worker as one script: lunr, the engine, then the worker's own code (which
+    then skips its `importScripts` of the two). A reader's first search fetches one file for
+    the worker instead of three, ~0.5 KB less gzipped (the three compress together). The
+    worker's code is wrapped in a function so that its "use strict" still applies: a
+    directive counts only at the start of a script or function. lunr.min.js and
+    search-engine.js are still shipped alone, for a browser without workers."""
+    return (lunr.rstrip() + b"\n" + engine.rstrip() + b"\n(function(){\n" + worker.rstrip()
+            + b"\n})();\n")
 
 
 def _digest(obj) -> str:
