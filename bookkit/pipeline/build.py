@@ -100,9 +100,13 @@ class Builder:
         return self.resolver.warm_up_workers()
 
     def close(self) -> None:
-        """Stop the processes `defer_housekeeping` keeps."""
+        """Stop the processes `defer_housekeeping` keeps; give the heap frozen by its builds
+        back to the cycle collector (a builder that stops is garbage its caller may drop)."""
         if self.resolver.kept_workers is not None:
             self.resolver.kept_workers.close()
+        if self._settle_when_idle:
+            import gc
+            gc.unfreeze()
 
     def idle(self) -> None:
         """Do what `defer_housekeeping` held back (the server calls this when no file has

@@ -540,6 +540,8 @@ def test_a_serve_build_leaves_its_heap_out_of_collections_until_idle(book_copy, 
         monkeypatch.setattr(build_module, "SETTLE_AFTER_S", 0.0)
         builder.idle()
         assert gone() is None and gc.get_freeze_count() > 100_000
+        builder.close()
+        assert gc.get_freeze_count() == 0        # a builder that stops thaws what it froze
     finally:
         builder.close()
         gc.unfreeze()
