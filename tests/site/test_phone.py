@@ -21,13 +21,15 @@ new PerformanceObserver(list => list.getEntries().forEach(e =>
 
 def test_main_thread_has_no_long_task_after_load_on_a_chapter_page(context_factory, site_url):
     """The index is built in the worker: from the load event until the index is built, saved and
-    a query is drawn, no task of the page's main thread runs over 50 ms. (The heavy case: a new
-    visitor, nothing cached.)
+    a query is drawn, the page's main thread runs no task that building the index there would
+    (the heavy case: a new visitor, nothing cached).
 
-    Up to three visits, each a new visitor: on two cores shared with the suite's other worker
-    (XeLaTeX, figure drawing), one short task was once stretched past 50 ms (163 ms, 28 ms after
-    load; the test passes alone). Building the index on the main thread would be a long task on
-    every visit, so one clean visit of three still tells the two apart."""
+    Built on the main thread (the no-worker path, measured on this machine), the index gives
+    6-12 long tasks after load on each visit, one of them ~300-350 ms. With the worker, a quiet
+    machine shows none; on two cores shared with the suite's other worker (XeLaTeX, figure
+    drawing) a short task after load is sometimes stretched past 50 ms (55-163 ms seen, one
+    per visit, on every visit of three in one run). So a visit is clean when it has at most
+    one long task after load and none over 200 ms, and one clean visit of three is enough."""
     seen = []
     for _visit in range(3):
         ctx = context_factory(**PHONE)
@@ -41,11 +43,11 @@ def test_main_thread_has_no_long_task_after_load_on_a_chapter_page(context_facto
         page.wait_for_timeout(300)
         load = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
         after = [t for t in page.evaluate("window.__long") if t[0] >= load]
-        if not after:
+        if len(after) <= 1 and all(duration <= 200 for _start, duration in after):
             return
         seen.append(f"load at {load:.0f} ms, long tasks {after}")
         ctx.close()
-    raise AssertionError("a long task after load on every visit: " + "; ".join(seen))
+    raise AssertionError("long tasks after load on every visit: " + "; ".join(seen))
 
 
 def test_second_page_view_loads_the_index_and_a_new_build_rebuilds_it(context_factory, site_url):
