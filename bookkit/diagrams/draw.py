@@ -14,6 +14,12 @@ from __future__ import annotations
 
 import math
 
+# Imported here, unlike the drawing functions' own imports: `Labels` is an `Artist`, and only
+# figure scripts (drawn with matplotlib) import this module.
+from matplotlib.artist import Artist
+from matplotlib.text import Text
+from matplotlib.transforms import Bbox
+
 from bookkit.diagrams.blocks import BlockTable, MemoryMap
 from bookkit.diagrams.flow import Flow
 from bookkit.diagrams.timeline import Timeline
@@ -60,109 +66,95 @@ def text_on(ax, x, y, s, fill: str | None = None, hatch: str | None = None, **kw
     Labels.of(ax, kw.get("zorder", 3)).add(x, y, s, gid, kw, bbox)
 
 
-def _labels_class():
-    from matplotlib.artist import Artist
-    from matplotlib.transforms import Bbox
+class Labels(Artist):
+    """The texts `text_on` puts on one Axes (at one z-order), drawn by one `Text` per style
+    moved from label to label, instead of a `Text` artist each.
 
-    class Labels(Artist):
-        """The texts `text_on` puts on one Axes (at one z-order), drawn by one `Text` per style
-        moved from label to label, instead of a `Text` artist each.
+    A diagram's grid carries ~100 labels; as artists each was created (with its callback
+    registry and transforms), laid out and drawn on its own: ~40 % of drawing the ring
+    all-reduce. Drawing through a reused `Text` writes the same SVG and PDF for each label
+    (`Text.draw`: the same layout, glyphs, bbox patch and group id); only the order among the
+    Axes' other texts can differ (all labels are drawn where the first was added).
+    `text_list()` gives their strings to the figure's texts."""
 
-        A diagram's grid carries ~100 labels; as artists each was created (with its callback
-        registry and transforms), laid out and drawn on its own: ~40 % of drawing the ring
-        all-reduce. Drawing through a reused `Text` writes the same SVG and PDF for each label
-        (`Text.draw`: the same layout, glyphs, bbox patch and group id); only the order
-        among the Axes' other texts can differ (all labels are drawn where the first was
-        added). `text_list()` gives their strings to the figure's texts."""
-
-        def __init__(self, ax, zorder: float) -> None:
-            super().__init__()
-            self._ax = ax
-            self.set_zorder(zorder)
-            self._items: list[tuple] = []     # (x, y, text, gid, style, bbox props)
-            self._styles: dict[str, dict] = {}
-            self._texts: dict[str, object] = {}   # style -> its Text
-            self._bboxes: dict[tuple, object] = {}   # (style, bbox props but colour) -> patch
-
-        @staticmethod
-        def of(ax, zorder: float = 3) -> "Labels":
-            by_zorder = ax.__dict__.setdefault("_bookkit_labels", {})
-            found = by_zorder.get(zorder)
-            if found is None:
-                found = by_zorder[zorder] = Labels(ax, zorder)
-                ax.add_artist(found)
-                found.set_clip_on(False)     # as `ax.text` makes its texts
-            return found
-
-        def add(self, x, y, s, gid, kw: dict, bbox: dict | None) -> None:
-            style = repr(sorted((k, v) for k, v in kw.items() if k != "color"))
-            self._styles.setdefault(style, {k: v for k, v in kw.items() if k != "color"})
-            self._items.append((x, y, s, gid, kw.get("color"), style, bbox))
-            self.stale = True
-
-        def _text(self, style: str):
-            text = self._texts.get(style)
-            if text is None:
-                from matplotlib.text import Text
-                ax = self._ax
-                text = Text(0, 0, "", **{"verticalalignment": "baseline",
-                                          "horizontalalignment": "left",
-                                          "transform": ax.transData, "clip_on": False,
-                                          **self._styles[style]})
-                if text.get_clip_path() is None:
-                    text.set_clip_path(ax.patch)
-                ax._set_artist_props(text)
-                self._texts[style] = text
-            return text
-
-        def each(self):
-            """Each label as its `Text` (the same object, moved: use it before the next)."""
-            for x, y, s, gid, color, style, bbox in self._items:
-                text = self._text(style)
-                text.set_position((x, y))
-                text.set_text(s)
-                text.set_gid(gid)
-                text.set_color(color if color is not None else "black")
-                if bbox is None:
-                    text._bbox_patch = None
-                else:
-                    rest = repr(sorted((k, v) for k, v in bbox.items() if k != "facecolor"))
-                    patch = self._bboxes.get((style, rest))
-                    if patch is None:
-                        text.set_bbox(bbox)
-                        patch = self._bboxes[(style, rest)] = text._bbox_patch
-                    patch.set_facecolor(bbox.get("facecolor"))
-                    text._bbox_patch = patch
-                yield text
-
-        def text_list(self) -> list[str]:
-            return [str(s) for _x, _y, s, *_ in self._items]
-
-        def draw(self, renderer) -> None:
-            if not self.get_visible():
-                return
-            for text in self.each():
-                text.draw(renderer)
-            self.stale = False
-
-        def get_window_extent(self, renderer=None):
-            boxes = [text.get_window_extent(renderer) for text in self.each()
-                     if text.get_text()]
-            return Bbox.union(boxes) if boxes else Bbox.null()
-
-    return Labels
-
-
-class Labels:
-    """`Labels.of(ax)`: the Axes' labels artist (the class is made on first use, so that
-    importing the vocabulary does not import matplotlib)."""
-    _cls = None
+    def __init__(self, ax, zorder: float) -> None:
+        super().__init__()
+        self._ax = ax
+        self.set_zorder(zorder)
+        self._items: list[tuple] = []     # (x, y, text, gid, colour, style, bbox props)
+        self._styles: dict[str, dict] = {}      # style -> the Text's keywords
+        self._texts: dict[str, Text] = {}       # style -> its Text
+        self._bboxes: dict[tuple, object] = {}  # (style, bbox props but colour) -> patch
 
     @classmethod
-    def of(cls, ax, zorder: float = 3):
-        if cls._cls is None:
-            cls._cls = _labels_class()
-        return cls._cls.of(ax, zorder)
+    def of(cls, ax, zorder: float = 3) -> "Labels":
+        """The Axes' labels artist at `zorder`, added to it on first use."""
+        by_zorder = ax.__dict__.setdefault("_bookkit_labels", {})
+        found = by_zorder.get(zorder)
+        if found is None:
+            found = by_zorder[zorder] = cls(ax, zorder)
+            ax.add_artist(found)
+            found.set_clip_on(False)     # as `ax.text` makes its texts
+        return found
+
+    @staticmethod
+    def on(ax) -> list["Labels"]:
+        """The Axes' labels artists."""
+        return list(ax.__dict__.get("_bookkit_labels", {}).values())
+
+    def add(self, x, y, s, gid, kw: dict, bbox: dict | None) -> None:
+        style = repr(sorted((k, v) for k, v in kw.items() if k != "color"))
+        self._styles.setdefault(style, {k: v for k, v in kw.items() if k != "color"})
+        self._items.append((x, y, s, gid, kw.get("color"), style, bbox))
+        self.stale = True
+
+    def _text(self, style: str) -> Text:
+        text = self._texts.get(style)
+        if text is None:    # made as `ax.text` makes one
+            ax = self._ax
+            text = Text(0, 0, "", **{"verticalalignment": "baseline",
+                                      "horizontalalignment": "left",
+                                      "transform": ax.transData, "clip_on": False,
+                                      **self._styles[style]})
+            if text.get_clip_path() is None:
+                text.set_clip_path(ax.patch)
+            ax._set_artist_props(text)
+            self._texts[style] = text
+        return text
+
+    def each(self):
+        """Each label as its `Text` (the same object, moved: use it before the next)."""
+        for x, y, s, gid, color, style, bbox in self._items:
+            text = self._text(style)
+            text.set_position((x, y))
+            text.set_text(s)
+            text.set_gid(gid)
+            text.set_color(color if color is not None else "black")
+            if bbox is None:
+                text._bbox_patch = None
+            else:
+                rest = repr(sorted((k, v) for k, v in bbox.items() if k != "facecolor"))
+                patch = self._bboxes.get((style, rest))
+                if patch is None:
+                    text.set_bbox(bbox)
+                    patch = self._bboxes[(style, rest)] = text._bbox_patch
+                patch.set_facecolor(bbox.get("facecolor"))
+                text._bbox_patch = patch
+            yield text
+
+    def text_list(self) -> list[str]:
+        return [str(s) for _x, _y, s, *_ in self._items]
+
+    def draw(self, renderer) -> None:
+        if not self.get_visible():
+            return
+        for text in self.each():
+            text.draw(renderer)
+        self.stale = False
+
+    def get_window_extent(self, renderer=None):
+        boxes = [text.get_window_extent(renderer) for text in self.each() if text.get_text()]
+        return Bbox.union(boxes) if boxes else Bbox.null()
 
 
 def add_cells(ax, cells: dict, lw: float = 0.5) -> None:

@@ -55,9 +55,8 @@ def clear_under_text(ax, pad: float = 2.5) -> int:
     renderer = fig._get_renderer()
     n = 0
     from bookkit.diagrams.draw import Labels
-    labels = [artist for artist in ax.get_children() if isinstance(artist, Labels._cls or ())]
     # a label of `Labels.each` is one Text moved from label to label: used before the next
-    for text in itertools.chain(list(ax.texts), *(artist.each() for artist in labels)):
+    for text in itertools.chain(list(ax.texts), *(labels.each() for labels in Labels.on(ax))):
         gid = text.get_gid() or ""
         if "-on-" not in gid or not text.get_text().strip():
             continue

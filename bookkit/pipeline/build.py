@@ -12,6 +12,7 @@ the search indexes overlap with KaTeX and each other, every other site output ru
 """
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from bookkit.render.search.documents import SearchJob
 from bookkit.render.site.pages import SiteConfig
 from bookkit.locale.text import forget_values_digests
 from bookkit.render.site.renderer import formulas
-from bookkit.resolve.book import Resolver
+from bookkit.resolve.book import Resolver, output_editions
 from bookkit.source.typed_numbers import typed_numbers, warning_text
 from bookkit.resolve.workers import Background, JobResult
 from bookkit.pipeline.write import TreeWriter
@@ -105,7 +106,6 @@ class Builder:
         if self.resolver.kept_workers is not None:
             self.resolver.kept_workers.close()
         if self._settle_when_idle:
-            import gc
             gc.unfreeze()
 
     def idle(self) -> None:
@@ -129,7 +129,6 @@ class Builder:
         full collection runs after `SETTLE_AFTER_S` without a build. Frozen objects are still
         freed when nothing refers to them; only a cycle among them waits for the next
         `settle_heap`, which thaws and collects everything first."""
-        import gc
         gc.unfreeze()
         gc.collect()
         gc.freeze()
@@ -197,7 +196,7 @@ class Builder:
             # after the cells, when there is little to copy; this process keeps the cheapest
             # index (by its text) so that both cores stay busy to the end. The fork also
             # stores the parses of those editions and of the original in the cache.
-            wanted = [k for k in book.editions if not self.opt.editions or k in self.opt.editions]
+            wanted = output_editions(book, self.opt.editions)
             forked: list[str] = []
             if first and self.opt.workers > 1 and len(wanted) > 1:
                 forked = sorted(wanted, key=lambda k: _text_cost(book.editions[k]))[1:]
@@ -209,7 +208,6 @@ class Builder:
             timings["cells"] = time.perf_counter() - t0
             t0 = time.perf_counter()
             resolved = self.resolver.start(book, cells, self.opt.editions)
-            assert resolved.outputs == wanted
             if forked:
                 indexer = Background(_index_editions, (self, resolved, cells, forked))
             search: dict[str, SearchJob] = {}
@@ -289,7 +287,6 @@ class Builder:
         report.timings = timings
         report.seconds = time.perf_counter() - start
         if self._settle_when_idle:
-            import gc
             gc.freeze()     # see `settle_heap`
             self._built_since_settled, self._last_built = True, time.monotonic()
         return report

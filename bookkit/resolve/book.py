@@ -32,6 +32,11 @@ from bookkit.resolve.scenarios import resolve_variants
 #: The pipeline supplies it from the renderer, so this stage does not depend on one.
 
 
+def output_editions(book: Book, editions: list[str] | None) -> list[str]:
+    """The editions a build makes outputs for: `editions` (all when none), in display order."""
+    return [k for k in book.editions if not editions or k in editions]
+
+
 class Resolver:
     def __init__(self, root: Path, cache: Cache, workers: int = 2, cell_timeout: float = 60.0,
                  log: Callable[[str], None] = lambda message: None) -> None:
@@ -51,7 +56,7 @@ class Resolver:
         # `--serve`: a saved figure script's drawing started at the top of the next build
         self.early_drawing: EarlyDrawing | None = None
         self._unstored: dict[str, tuple[str, str, str]] = {}   # path -> (slot, sha, text)
-        # A first build's forked search indexer stores these editions' parses (`stored_by_fork`):
+        # A first build's forked search indexer stores these editions' parses (`store_in_fork`):
         # pickling the tokens for the cache was ~0.1 s of a one-second cold build, and the
         # fork has them as the parser left them (numbering writes into the tokens later).
         self.parses_stored_by_fork: frozenset[str] = frozenset()
@@ -177,7 +182,7 @@ class Resolver:
             chapter_files={**{c.path.name: c.slug for e in book.editions.values()
                               for c in e.chapters},
                            **{c.path.name: c.slug for c in book.original.chapters}},
-            outputs=[k for k in book.editions if not outputs or k in outputs])
+            outputs=output_editions(book, outputs))
 
     def number_edition(self, book: Book, key: str, cells: dict[int, CellResults]) -> ResolvedEdition:
         """Parse and number an edition's chapters; collect its labels."""

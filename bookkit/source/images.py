@@ -103,9 +103,10 @@ def _inside_book(root: Path, path: Path, rel: Path) -> Path:
     # The common case in one realpath: the file's real path is its path under the book's
     # real root, so no component between the two is a link (lstat-ing every parent and
     # resolving both paths for each image was ~20 ms of a one-second build).
-    literal = os.path.abspath(path)
-    inside = os.path.relpath(literal, os.path.abspath(root))
-    if not inside.startswith(".." + os.sep) and os.path.realpath(literal) == os.path.join(
+    # (`realpath` of `path` itself, not of its `abspath`: that drops `x/..` before any link
+    # `x` is followed, and the file opened later is `path`)
+    inside = os.path.relpath(os.path.abspath(path), os.path.abspath(root))
+    if not inside.startswith(".." + os.sep) and os.path.realpath(path) == os.path.join(
             _real_path(str(root)), inside):
         return path
     link = next((p for p in (path, *path.parents) if p.is_symlink()

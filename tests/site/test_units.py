@@ -175,3 +175,17 @@ def test_image_sizes_match_pillow_and_a_symlinked_image_is_refused(tmp_path):
         assert "symlink" in str(exc)
     else:
         raise AssertionError("an image through a symlinked folder was accepted")
+    # `linked/..` is the book's folder only as text: the file opened is outside it
+    from bookkit.source.images import _inside_book
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (book / "manuscripts" / "far").symlink_to(outside)
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "wide.png").write_bytes(b"not the book's")
+    through = Path("manuscripts/far/../images/wide.png")
+    try:
+        _inside_book(book, book / through, through)
+    except UnsafeImage as exc:
+        assert "symlink" in str(exc)
+    else:
+        raise AssertionError("a path through a link and `..` was accepted")
