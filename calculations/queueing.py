@@ -59,10 +59,15 @@ def servers_for_blocking(offered_load, target) -> int:
     arrival falls back to a cold start). Erlang B depends on the holding time only via its mean."""
     a = _pos(offered_load, "offered load")
     _prob(target, "blocking target")
-    c = 1
-    while erlang_b(c, a) > target:
+    # Erlang B's recursion carried from c - 1 servers to c (what `erlang_b(c, a)` recomputes
+    # from 1 each time: the same operations, so the same floats, in linear instead of
+    # quadratic time; chapter 11 asks for thousands of servers).
+    c, b = 0, 1.0
+    while True:
         c += 1
-    return c
+        b = a * b / (c + a * b)
+        if b <= target:
+            return c
 
 
 def h100_prefill_eff() -> float:

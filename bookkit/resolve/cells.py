@@ -7,6 +7,7 @@ names it used can be kept as the bound value's provenance.
 from __future__ import annotations
 
 import ast
+import io
 import math
 import numbers
 import os
@@ -122,6 +123,26 @@ def _input_nodes(expr: ast.AST) -> list[ast.AST]:
     return found
 
 
+def _source_of(lines: list[str], node: ast.AST, shift: int) -> str | None:
+    """What `ast.get_source_segment` returns for `node` (numbered `shift` lines after its
+    cell's `lines`), from lines split once per cell: that function splits the whole text it
+    is given on every call, and with the cell padded to its chapter line, as was done here,
+    that was ~40 % of running a chapter's cells (hundreds of values in ~2,000-line chapters)."""
+    if getattr(node, "end_lineno", None) is None or getattr(node, "end_col_offset", None) is None:
+        return None
+    first, last = node.lineno - 1 - shift, node.end_lineno - 1 - shift
+    if first == last:
+        return lines[first].encode()[node.col_offset:node.end_col_offset].decode()
+    return (lines[first].encode()[node.col_offset:].decode() + "".join(lines[first + 1:last])
+            + lines[last].encode()[:node.end_col_offset].decode())
+
+
+def _split_lines(code: str) -> list[str]:
+    """`code`'s lines with their ends, split at \\r\\n, \\r or \\n only (as `ast` does: not at
+    the form feeds and other breaks `str.splitlines` knows)."""
+    return list(io.StringIO(code, newline=""))
+
+
 class CellValues(dict):
     """A chapter's bound values by name, and the what-if scenarios its cells declared."""
     scenarios: dict = {}
@@ -160,7 +181,7 @@ def run_namespace(path: str, cells: list[tuple[int, str]], namespace: dict,
             line = first_line + (exc.lineno or 1) - 1
             return values, f"{path}:{line}: syntax error in calc cell: {exc.msg}"
         ast.increment_lineno(tree, first_line - 1)
-        source_lines = [""] * (first_line - 1) + code.splitlines()
+        cell_lines = _split_lines(code)
         for stmt in tree.body:
             try:
                 exec(compile(ast.Module([stmt], []), path, "exec"), namespace)
@@ -170,7 +191,8 @@ def run_namespace(path: str, cells: list[tuple[int, str]], namespace: dict,
                     if frame.filename == path:
                         line = frame.lineno
                         break
-                text = source_lines[line - 1].strip() if line - 1 < len(source_lines) else ""
+                at = line - first_line
+                text = cell_lines[at].strip() if 0 <= at < len(cell_lines) else ""
                 return values, (f"{path}:{line}: calc cell failed: {type(exc).__name__}: {exc}\n"
                                 f"    {text}")
             targets = []
@@ -198,8 +220,7 @@ def run_namespace(path: str, cells: list[tuple[int, str]], namespace: dict,
                         if shown is not None:
                             inputs.append((ast.unparse(node), shown))
                 values[name] = BoundValue(name=name, value=value,
-                                          expression=ast.get_source_segment(
-                                              "\n" * (first_line - 1) + code, expr) or
+                                          expression=_source_of(cell_lines, expr, first_line - 1) or
                                           ast.unparse(expr),
                                           inputs=tuple(inputs), path=path, line=stmt.lineno)
     return values, ""

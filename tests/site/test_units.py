@@ -189,3 +189,27 @@ def test_image_sizes_match_pillow_and_a_symlinked_image_is_refused(tmp_path):
         assert "symlink" in str(exc)
     else:
         raise AssertionError("a path through a link and `..` was accepted")
+
+
+def test_cell_expressions_and_errors_are_cut_from_the_cells_own_lines():
+    """A value's shown expression is its source text, as `ast.get_source_segment` gives it for
+    the chapter (byte columns: a CJK string before it on the line), and a failing statement is
+    named by its chapter line and quoted."""
+    import ast
+    from bookkit.resolve.cells import run_namespace
+    code = ('label = "每秒词元"; rate = 3 * (\n'
+            '    4 + 5)\n'
+            'flat = rate / 2\r\n'
+            'broken = rate / (flat - flat)\n')
+    first = 40
+    values, error = run_namespace("ch.md", [(first, code)], {})
+    padded = "\n" * (first - 1) + code
+    tree = ast.parse(padded)
+    expected = {t.id: ast.get_source_segment(padded, stmt.value)
+                for stmt in tree.body for t in stmt.targets}
+    assert {k: v.expression for k, v in values.items()} == {
+        k: expected[k] for k in ("label", "rate", "flat")}
+    assert values["rate"].expression == "3 * (\n    4 + 5)"
+    assert values["flat"].line == first + 2
+    assert error.startswith(f"ch.md:{first + 3}: calc cell failed: ZeroDivisionError")
+    assert error.endswith("    broken = rate / (flat - flat)")
