@@ -30,6 +30,7 @@ def test_the_memos_are_installed():
     import matplotlib.axis
     import matplotlib.backends.backend_svg
     import matplotlib.font_manager
+    import matplotlib.hatch
     import matplotlib.markers
     import matplotlib.text
     import matplotlib.textpath
@@ -40,7 +41,8 @@ def test_the_memos_are_installed():
                    matplotlib.textpath.TextToPath.get_glyphs_with_font,
                    matplotlib.font_manager.FontManager._find_fonts_by_props,
                    matplotlib.axis.Axis.get_major_ticks, matplotlib.axis.Axis.get_minor_ticks,
-                   matplotlib.backends.backend_svg.RendererSVG._update_glyph_map_defs):
+                   matplotlib.backends.backend_svg.RendererSVG._update_glyph_map_defs,
+                   matplotlib.hatch.SmallFilledCircles.set_vertices_and_codes):
         assert getattr(method, "_bookkit_shared", False), method
 
 
@@ -415,3 +417,45 @@ def test_the_cycle_collector_runs_less_often_while_a_figure_is_drawn(monkeypatch
         assert gc.get_threshold() == (700, 10, 10)
     finally:
         gc.set_threshold(*before)
+
+
+def test_dotted_hatch_has_matplotlibs_dots_in_a_third_of_the_bytes():
+    """`_compact_dot_hatches`: the same dots (centres and extents, within the 1/100 pt grid of
+    the 72 pt tile) as matplotlib's eight-segment circles, in at most 35 % of the SVG."""
+    import matplotlib.hatch as H
+    import numpy as np
+    from matplotlib import _path
+    from matplotlib.patches import Rectangle
+    from matplotlib.path import Path as MplPath
+    from matplotlib.transforms import Affine2D
+
+    def dots(path):
+        """(centre x, centre y, width, height) of each closed piece, in points of the tile."""
+        found, start = [], 0
+        for i, code in enumerate(path.codes):
+            if code == MplPath.CLOSEPOLY:
+                box = MplPath(path.vertices[start:i + 1], path.codes[start:i + 1]).get_extents()
+                found.append(np.array([(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2,
+                                       box.width, box.height]) * 72)
+                start = i + 1
+        return np.array(found)
+
+    def svg_data(path):      # as the SVG writer writes a hatch (backend_svg._write_hatches)
+        tile = Affine2D().scale(72).scale(1.0, -1.0).translate(0, 72)
+        return _path.convert_to_string(path, tile, None, False, None, 6,
+                                       [b"M", b"L", b"Q", b"C", b"z"], False).decode()
+
+    Dots = H.SmallFilledCircles
+    theirs = Dots.__new__(Dots)
+    Dots.__init__.__wrapped__(theirs, "..", 6)
+    vertices = np.empty((theirs.num_vertices, 2))
+    codes = np.empty(theirs.num_vertices, MplPath.code_type)
+    Dots.set_vertices_and_codes.__wrapped__(theirs, vertices, codes)
+    theirs = MplPath(vertices, codes)
+    ours = H.get_path("..", 6)
+    assert len(dots(ours)) == len(dots(theirs)) == 163
+    assert np.abs(dots(ours) - dots(theirs)).max() <= 0.011
+    assert len(svg_data(ours)) * 100 <= 35 * len(svg_data(theirs))     # 23 of 68 kB
+    fig = _figure()
+    fig.add_subplot().add_patch(Rectangle((0, 0), 1, 1, hatch="..", facecolor="#a9dba3"))
+    assert svg_data(ours).encode() in _svg(fig)      # the drawing uses it
