@@ -54,7 +54,8 @@ RESOLVE_INPUTS = ("calculations",)
 # that shows none of them (its HTML, images, stylesheets, scripts) stays as it is, so the
 # page open in one edition is not reloaded for another edition's figures; one whose changed
 # files are its HTML and images only (a saved figure script) swaps its changed blocks in too,
-# loads the changed images anew (`?v=`, past the browser's image cache) and tells app.js
+# loads the changed images anew (`?v=`, past the browser's image cache: a block holding one
+# counts as changed even when its HTML is the same) and tells app.js
 # (`bookkit:patched`) to set up the new figures; any other file it uses reloads it. The
 # stream's URL names the open page: `--serve` draws that page's figures first.
 # Hand-written, ~45 lines: a
@@ -68,6 +69,9 @@ function(e){return e.getAttribute('href')||e.getAttribute('src')})).join(' ')+
 b.outerHTML.replace(/>\s+</g,'><').replace(/\s+<\/body>$/,'</body>')}
 function tag(e){return e.cloneNode(false).outerHTML}
 function src(e){return e.nodeType===1?e.outerHTML:e.nodeType+':'+e.nodeValue}
+function busted(e){return e.nodeType===1&&[].some.call(e.matches('img')?[e]:e.querySelectorAll('img'),
+function(i){var s=i.getAttribute('src');return s&&bust.indexOf(path(s))>=0})}
+function same(o,n){return src(o)===src(n)&&!busted(n)}
 function path(u){return decodeURIComponent(new URL(u,location.href).pathname).replace(/\/$/,'/index.html')}
 function fresh(x){if(x.nodeType!==1)return;[].forEach.call(x.matches('img')?[x]:x.querySelectorAll('img'),
 function(i){var s=i.getAttribute('src'),p=s&&path(s);if(p&&bust.indexOf(p)>=0){
@@ -75,8 +79,8 @@ i.src=s+(s.indexOf('?')<0?'?':'&')+'v='+g;done.push(p)}});
 x.dispatchEvent(new CustomEvent('bookkit:patched',{bubbles:true}))}
 function patch(live,old,neu){var o=old.childNodes,n=neu.childNodes,l=live.childNodes,a=0,b=0,i,x;
 if(l.length!==o.length)return false;
-while(a<o.length&&a<n.length&&src(o[a])===src(n[a]))a++;
-while(b<o.length-a&&b<n.length-a&&src(o[o.length-1-b])===src(n[n.length-1-b]))b++;
+while(a<o.length&&a<n.length&&same(o[a],n[a]))a++;
+while(b<o.length-a&&b<n.length-a&&same(o[o.length-1-b],n[n.length-1-b]))b++;
 if(o.length-a-b===1&&n.length-a-b===1&&o[a].nodeType===1&&n[a].nodeType===1&&
 tag(o[a])===tag(n[a])&&patch(l[a],o[a],n[a]))return true;
 var at=l[o.length-b]||null;for(i=o.length-b-1;i>=a;i--)live.removeChild(l[i]);

@@ -61,6 +61,10 @@ def test_picking_a_combination_redraws_the_diagram(page_factory, built_site, sit
     page.wait_for_function(
         f"() => document.querySelector('#{FIG}-desc').textContent.includes('8 stages')")
     assert [u for u in requested if ".v" in u and FIG in u]
+    page.click(f"#{FIG} svg[data-whatif-variant]")      # the new drawing opens full-screen too
+    page.wait_for_selector("dialog.figure-zoom[open] svg[data-whatif-variant]")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog.figure-zoom", state="hidden")
     page.click("#wi-pipeline .whatif-reset")
     page.wait_for_function(
         f"() => document.querySelector('#{FIG}-desc').textContent.includes('4 stages')")

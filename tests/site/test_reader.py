@@ -209,6 +209,11 @@ def test_a_tapped_figure_opens_full_screen_large_enough_to_read(context_factory,
     img = figure.locator("svg.bk-fig").first
     natural = float(img.get_attribute("width"))
     on_page = img.bounding_box()["width"]
+    # the zoom button sits in the caption, below the drawing: over its top right corner it hid
+    # the end of a title or a legend
+    drawing, button = img.bounding_box(), figure.locator(".figure-zoom-open").bounding_box()
+    assert button["y"] >= drawing["y"] + drawing["height"]
+    assert figure.locator("figcaption .figure-zoom-open").count() == 1
     img.tap()
     page.wait_for_selector("dialog.figure-zoom[open]")
     zoomed = page.locator("dialog.figure-zoom svg").bounding_box()["width"]
@@ -223,6 +228,8 @@ def test_a_tapped_figure_opens_full_screen_large_enough_to_read(context_factory,
     page.wait_for_selector("dialog.figure-zoom", state="hidden")
     figure.locator(".figure-zoom-open").tap()            # the button (keyboard users) opens it too
     page.wait_for_selector("dialog.figure-zoom[open]")
+    caption = page.locator("dialog.figure-zoom p").text_content()
+    assert caption.startswith("Figure 4-") and "⤢" not in caption     # the caption, no button
     page.locator("dialog.figure-zoom").tap(position={"x": 100, "y": 300})          # a tap closes it
     page.wait_for_selector("dialog.figure-zoom", state="hidden")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -234,7 +234,11 @@
     var body = zoom.querySelector(".figure-zoom-body");
     body.appendChild(copy);
     var cap = figure.querySelector("figcaption");
-    if (cap) body.appendChild(document.createElement("p")).textContent = cap.textContent;
+    if (cap) {
+      cap = cap.cloneNode(true);
+      cap.querySelectorAll(".figure-zoom-open").forEach(function (b) { b.remove(); });
+      body.appendChild(document.createElement("p")).textContent = cap.textContent.trim();
+    }
     zoom.opener = figure.querySelector(".figure-zoom-open");
     zoom.showModal();
     zoom.scrollTop = 0;
@@ -248,9 +252,21 @@
     btn.setAttribute("aria-label", strings.zoom || "");
     btn.title = strings.zoom || "";
     btn.innerHTML = '<span aria-hidden="true">⤢</span>';
-    figure.insertBefore(btn, figure.firstChild);
+    // At the end of the caption, not over the drawing: in its top right corner the button hid
+    // part of a title or a legend, most of all on a phone, where the drawing is narrow.
+    var cap = figure.querySelector(":scope > figcaption");
+    if (cap) cap.appendChild(btn);
+    else figure.insertBefore(btn, figure.firstChild);
     btn.addEventListener("click", function () { openZoom(figure); });
-    figure.querySelector("picture, img, svg").addEventListener("click", function () { openZoom(figure); });
+    // One listener on the figure for the drawing, whichever element shows it now: the inline
+    // SVG swapped in below, a what-if variant swapped in by whatif.js, or a new drawing the
+    // live reload swapped in (which may replace the caption, button and all: added again).
+    if (figure.hasAttribute("data-zoomable")) return;
+    figure.setAttribute("data-zoomable", "");
+    figure.addEventListener("click", function (e) {
+      var hit = e.target.closest && e.target.closest("picture, img, svg");
+      if (hit && figure.contains(hit) && !hit.closest("figcaption, .fig-desc")) openZoom(figure);
+    });
   }
   document.querySelectorAll("main figure").forEach(addZoomButton);
 
@@ -274,9 +290,7 @@
       if (img.hasAttribute("aria-describedby")) {   // a diagram's long description
         svg.setAttribute("aria-describedby", img.getAttribute("aria-describedby"));
       }
-      var figure = img.parentNode;
-      img.replaceWith(svg);
-      svg.addEventListener("click", function () { openZoom(figure); });   // as the <img> did
+      img.replaceWith(svg);     // a click on it opens the zoom (the figure's listener)
     }).catch(function () { /* keep the image */ });
   }
   var near = "IntersectionObserver" in window && window.fetch ? new IntersectionObserver(
@@ -298,7 +312,8 @@
     var root = e.target;
     if (!root.querySelectorAll) return;
     var figures = [].slice.call(root.querySelectorAll("figure"));
-    if (root.matches && root.matches("figure")) figures.push(root);
+    var around = root.closest && root.closest("figure");     // a part of a figure swapped in
+    if (around) figures.push(around);
     figures.forEach(function (figure) {
       if (!figure.querySelector(".figure-zoom-open")) addZoomButton(figure);
       var img = near && figure.querySelector(":scope > img[src*='.svg']");
