@@ -71,7 +71,7 @@ function tag(e){return e.cloneNode(false).outerHTML}
 function src(e){return e.nodeType===1?e.outerHTML:e.nodeType+':'+e.nodeValue}
 function busted(e){return e.nodeType===1&&[].some.call(e.matches('img')?[e]:e.querySelectorAll('img'),
 function(i){var s=i.getAttribute('src');return s&&bust.indexOf(path(s))>=0})}
-function same(o,n){return src(o)===src(n)&&!busted(n)}
+function same(o,n){return src(o)===src(n)&&!(bust.length&&busted(n))}
 function path(u){return decodeURIComponent(new URL(u,location.href).pathname).replace(/\/$/,'/index.html')}
 function fresh(x){if(x.nodeType!==1)return;[].forEach.call(x.matches('img')?[x]:x.querySelectorAll('img'),
 function(i){var s=i.getAttribute('src'),p=s&&path(s);if(p&&bust.indexOf(p)>=0){

@@ -668,14 +668,19 @@ def _number(value: float) -> str:
     return "0" if text == "-0" else text
 
 
+#: matplotlib's LINETO, CURVE3 and CURVE4 codes -> SVG's relative commands
+_RELATIVE_COMMANDS = {2: "l", 3: "q", 4: "c"}
+
+
 def _relative_path_data(path) -> str:
     """SVG path data of `path` in relative commands with no separator a parser does not need
     ("M4653 2053q-272 0-427-231"): the same points matplotlib writes absolutely, one command
     and its coordinates a line ("M 4653 2053 \\nQ 4381 2053 4226 1822 \\n"). Glyph outlines were
     40 % of the site's figure bytes, and every figure of a page defines its own glyphs (an
     SVG image cannot share definitions with another); a glyph's offsets are shorter numbers
-    than its positions in the font's 26.6 units. Each offset is taken from the exact
-    positions, so no rounding accumulates. Written by hand: matplotlib writes only absolute
+    than its positions in the font's 26.6 units. Those positions are integers, so the offsets
+    are exact; a path with fractional points would carry up to 5e-7 of rounding a segment
+    along its outline, far below a pixel. Written by hand: matplotlib writes only absolute
     commands, and the path-data libraries on PyPI parse more than they write."""
     out: list[str] = []
     start = current = (0.0, 0.0)
@@ -697,9 +702,8 @@ def _relative_path_data(path) -> str:
             out.append("M" + coordinates((x, y)))
             start = (x, y)
         else:
-            letter = {2: "l", 3: "q", 4: "c"}[code]
             offsets = [v - current[i % 2] for i, v in enumerate(vertices)]
-            out.append(letter + coordinates(offsets))
+            out.append(_RELATIVE_COMMANDS[code] + coordinates(offsets))
         current = (x, y)
     return "".join(out)
 

@@ -455,7 +455,7 @@ def test_the_cycle_collector_runs_less_often_while_a_figure_is_drawn(monkeypatch
         gc.set_threshold(*before)
 
 
-def test_dotted_hatch_has_matplotlibs_dots_in_a_third_of_the_bytes():
+def test_dotted_hatch_has_matplotlibs_dots_in_about_a_third_of_the_bytes():
     """`_compact_dot_hatches`: the same dots (centres and extents, within the 1/100 pt grid of
     the 72 pt tile) as matplotlib's eight-segment circles, in at most 35 % of the SVG."""
     import matplotlib.hatch as H

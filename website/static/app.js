@@ -233,7 +233,7 @@
     img.style.height = "auto";
     var body = zoom.querySelector(".figure-zoom-body");
     body.appendChild(copy);
-    var cap = figure.querySelector("figcaption");
+    var cap = figure.querySelector(":scope > figcaption");
     if (cap) {
       cap = cap.cloneNode(true);
       cap.querySelectorAll(".figure-zoom-open").forEach(function (b) { b.remove(); });
