@@ -35,6 +35,7 @@ from bookkit.resolve.book import Resolver, output_editions
 from bookkit.source.typed_numbers import typed_numbers, warning_text
 from bookkit.resolve.workers import Background, JobResult
 from bookkit.pipeline.write import TreeWriter
+from bookkit.util.fsutil import one_look_per_build
 
 
 @dataclass
@@ -174,6 +175,10 @@ class Builder:
         `behind`: the open pages already show what they need (this build draws what such a
         build deferred), so its drawing workers yield the cores to the browser reloading them.
         """
+        with one_look_per_build():
+            return self._build(open_pages, behind)
+
+    def _build(self, open_pages: Collection[str], behind: bool) -> BuildReport:
         first = not self.site.has_rendered
         forget_values_digests()
         math = mathrender.MathRenderer(

@@ -95,6 +95,11 @@ class LlmsOutput:
     def __init__(self, root: Path, cache: Cache) -> None:
         self.cache = cache
         self._code: str | None = None
+        # In memory, for --serve (each rebuild keyed and encoded the whole book again, ~30 ms):
+        # (edition, chapter file) -> (what its text is made of, the text), and edition -> its
+        # texts and their encoded files
+        self._texts: dict[tuple[str, str], tuple[tuple, str]] = {}
+        self._encoded: dict[str, tuple[str, tuple[str, ...], list[bytes], bytes]] = {}
 
     def code(self) -> str:
         """The digest of the code that writes the text: a change to it is a cache miss."""
@@ -113,16 +118,26 @@ class LlmsOutput:
         text is made of: the walk over ~40 chapters cost a warm build about a tenth of its CPU
         time, and with one key per edition an edit under --serve walked the whole edition."""
         edition = resolved.editions[key]
-        common = (self.code(), edition.labels_digest, key, edition.info.lang,
+        lang = edition.info.lang
+        common = (self.code(), edition.labels_digest, key, lang,
                   edition.info.spec.trusted, repr(sorted(edition.info.strings.items())))
+        descriptions = {fid: image.description for (fid, image_lang), image
+                        in resolved.figures.items() if image_lang == lang}
         texts = []
         for chapter in edition.chapters:
-            wanted = {f[0] for f in chapter.outline.figures}
-            cache_key = key_of(
-                "llms", *common, chapter.source.path.name, chapter.digest,
-                values_digest(chapter.values),
-                sorted((list(k), v.description) for k, v in resolved.figures.items()
-                       if k[0] in wanted and k[1] == edition.info.lang))
+            drawn = sorted((fid, descriptions[fid]) for fid in {f[0] for f in
+                                                                chapter.outline.figures}
+                           if fid in descriptions)
+            made_of = (common, chapter.source.path.name, chapter.digest,
+                       values_digest(chapter.values), drawn)
+            slot = (key, str(chapter.source.path))
+            known = self._texts.get(slot)
+            if known is not None and known[0] == made_of:
+                texts.append(known[1])
+                continue
+            cache_key = key_of("llms", *common, chapter.source.path.name, chapter.digest,
+                               values_digest(chapter.values),
+                               [([fid, lang], text) for fid, text in drawn])
             hit = (self.cache.get("llms", cache_key, keep=True) if self.cache is not None
                    else None)
             if hit is None:
@@ -132,6 +147,10 @@ class LlmsOutput:
                 # an unknown name: the site reports it; the text is not kept
                 if self.cache is not None and not ctx.errors:
                     self.cache.put("llms", cache_key, hit)
+                if ctx.errors:
+                    texts.append(hit)
+                    continue
+            self._texts[slot] = (made_of, hit)
             texts.append(hit)
         return texts
 
@@ -143,9 +162,10 @@ class LlmsOutput:
             info, prefix = edition.info, edition.info.url_prefix
             head = f"# {info.title}\n\n" + (f"> {info.subtitle}\n\n" if info.subtitle else "")
             links, texts = [], self.edition_texts(resolved, key)
-            for chapter, text in zip(edition.chapters, texts):
+            encoded, full = self._encode(key, head, texts)
+            for chapter, data in zip(edition.chapters, encoded):
                 name = f"{chapter.source.slug}.html{MARKDOWN_SUFFIX}"
-                files[prefix + name] = text.encode("utf-8")
+                files[prefix + name] = data
                 number = chapter.source.number
                 label = (info.strings["chapter"].format(n=number) if number
                          else info.strings["preface"])
@@ -159,5 +179,19 @@ class LlmsOutput:
                      + f"## {info.strings['contents']}\n\n" + "\n".join(links) + "\n"
                      + "\n## Optional\n\n" + "\n".join(optional) + "\n")
             files[prefix + INDEX] = index.encode("utf-8")
-            files[prefix + FULL] = (head + "\n".join(texts)).encode("utf-8")
+            files[prefix + FULL] = full
         return OutputReport(self.name, files=files)
+
+    def _encode(self, key: str, head: str, texts: list[str]) -> tuple[list[bytes], bytes]:
+        """Each chapter's text and the whole edition's as UTF-8, again only when a text is
+        another object than last time (`edition_texts` returns the same str while a chapter's
+        text is unchanged; the memo holds them, so their ids are not reused)."""
+        last = self._encoded.get(key)
+        if (last is not None and last[0] == head and len(last[1]) == len(texts)
+                and all(a is b for a, b in zip(last[1], texts))):
+            return last[2], last[3]
+        before = dict(zip(map(id, last[1]), last[2])) if last is not None else {}
+        encoded = [before.get(id(text)) or text.encode("utf-8") for text in texts]
+        full = (head + "\n".join(texts)).encode("utf-8")
+        self._encoded[key] = (head, tuple(texts), encoded, full)
+        return encoded, full

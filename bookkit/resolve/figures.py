@@ -13,10 +13,11 @@ import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Collection
+from types import MappingProxyType
+from typing import Collection, Mapping
 
 from bookkit.util.cache import Cache, key_of, library_versions
-from bookkit.util.fsutil import kept_while_unchanged, read_bytes_kept
+from bookkit.util.fsutil import kept_while_unchanged, read_bytes_kept, rewritten
 from bookkit.locale.languages import LANGUAGES, find as find_language
 from bookkit.model import BuildError, FigureImage
 from bookkit.resolve.workers import DependencyRecorder, JobResult, KeptWorkers, run_pool
@@ -85,12 +86,17 @@ class FigureWords:
     line: int
 
 
-def load_figure_words(folder: Path) -> dict[str, FigureWords]:
-    """`folder/figures.yml`: {script stem: {key: text}}; {} when the edition has none."""
+def load_figure_words(folder: Path) -> Mapping[str, FigureWords]:
+    """`folder/figures.yml`: {script stem: {key: text}}, the same object while the file is
+    unchanged; an empty one (always the same) when the edition has none."""
     try:   # --serve: parsed once per edit of the file
         return kept_while_unchanged(folder / FIGURE_WORDS, _read_figure_words)
     except FileNotFoundError:
-        return {}
+        return NO_FIGURE_WORDS
+
+
+#: the words of an edition without a figures.yml
+NO_FIGURE_WORDS: Mapping[str, FigureWords] = MappingProxyType({})
 
 
 def _read_figure_words(path: Path) -> dict[str, FigureWords]:
@@ -1191,7 +1197,14 @@ def _format_keys(task: FigureTask, code: bytes, task_formats: tuple[str, ...],
 def _absolute(root: Path, deps: dict) -> tuple[tuple[str, str], ...]:
     """A figure's recorded dependencies as (absolute path, digest), joined once: checking
     ~900 images' dependencies each --serve rebuild spent 0.09 s in pathlib alone."""
-    return tuple((str(root / dep), digest) for dep, digest in deps.items())
+    joined = tuple((str(root / dep), digest) for dep, digest in deps.items())
+    if len(_ABSOLUTE) > 8192:
+        _ABSOLUTE.clear()
+    return _ABSOLUTE.setdefault(joined, joined)
+
+
+#: one tuple for each set of dependencies `_absolute` made (their images share it)
+_ABSOLUTE: dict[tuple, tuple] = {}
 
 
 class EarlyDrawing:
@@ -1295,31 +1308,30 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
     unique: dict[tuple[str, str], FigureTask] = {}
     for task in tasks:
         unique.setdefault((task.figure_id, task.lang), task)
+    checked: dict[int, bool] = {}
+
+    def unchanged(deps: tuple[tuple[str, str], ...]) -> bool:
+        # once per build for each set of dependencies (`_absolute` gives equal sets one tuple:
+        # a script's images in every language and its variants share one)
+        known = checked.get(id(deps))
+        if known is None:
+            known = checked[id(deps)] = all(cache.hasher(path) == digest
+                                            for path, digest in deps)
+        return known
     for (fid, lang), task in sorted(unique.items()):
-        if not task.script.is_file():
+        try:
+            code = read_bytes_kept(task.script)
+        except OSError:
             raise BuildError(task.source, task.line, f"figure script not found: {task.script}",
                              "put it in manuscripts/figures/ and refer to it as figures/NAME.py")
-        code = read_bytes_kept(task.script)
         name = f"{fid}|{lang}"
-        fallbacks = tuple(x for x in task.langs if x != lang)
-        font_lang = _first((lang, *fallbacks), FONT_FAMILIES)
-        if font_lang is None:
-            raise BuildError(task.source, task.line, f"no figure fonts for language {lang}",
-                             "give its edition a `fallback` in manuscripts/book.yml, or add "
-                             "its fonts to FONT_FAMILIES in bookkit/resolve/figures.py")
-        # A what-if variant is shown on the site only: never drawn as PDF.
-        task_formats = ("svg",) if task.variant_of else formats
-        fmt_keys = _format_keys(task, code, task_formats, fallbacks, font_lang)
+        task_formats, fallbacks, font_lang, fmt_keys, memo_key, item = _task_keys(
+            task, code, formats, root)
         if early is not None:
-            early.remember(name, task, code, (task_formats, fallbacks, font_lang),
-                           (str(task.script), lang, str(root), task_formats, fallbacks,
-                            task.words.table if task.words is not None else None,
-                            task.number_lang, task.inputs))
-        memo_key = tuple(sorted(fmt_keys.values()))
+            early.remember(name, task, code, (task_formats, fallbacks, font_lang), item)
         remembered = memo.get(memo_key) if memo is not None else None
         if remembered is not None and cache.enabled and _ON_DISK.get(
-                remembered[1].svg) is remembered[1] and all(
-                cache.hasher(path) == digest for path, digest in remembered[2]):
+                remembered[1].svg) is remembered[1] and unchanged(remembered[2]):
             # Same process, same inputs, and its files still hold this image (a figure edited
             # and then undone under --serve has had the edited drawing written over them in
             # between): no unpickling, no re-reading.
@@ -1398,6 +1410,42 @@ def resolve_figures(tasks: list[FigureTask], root: Path, cache: Cache, out_dir: 
     return images
 
 
+def _task_keys(task: FigureTask, code: bytes, formats: tuple[str, ...], root: Path) -> tuple:
+    """A task's formats, fallback languages, font language, {format: cache key}, memo key and
+    drawing item (`run_pool`'s arguments), once per task object and script bytes: under
+    `--serve` both are the same objects from build to build while nothing they are made of
+    changed (`Resolver.figure_tasks`, `read_bytes_kept`), and working these out again for
+    ~930 images was ~15 ms of every rebuild. The memo holds the task, so its id is not reused
+    while remembered."""
+    known = _TASK_KEYS.get(id(task))
+    if (known is not None and known[0] is task and known[1] is code and known[2] == formats
+            and known[3] == root):
+        return known[4]
+    lang = task.lang
+    fallbacks = tuple(x for x in task.langs if x != lang)
+    font_lang = _first((lang, *fallbacks), FONT_FAMILIES)
+    if font_lang is None:
+        raise BuildError(task.source, task.line, f"no figure fonts for language {lang}",
+                         "give its edition a `fallback` in manuscripts/book.yml, or add "
+                         "its fonts to FONT_FAMILIES in bookkit/resolve/figures.py")
+    # A what-if variant is shown on the site only: never drawn as PDF.
+    task_formats = ("svg",) if task.variant_of else formats
+    fmt_keys = _format_keys(task, code, task_formats, fallbacks, font_lang)
+    item = (str(task.script), lang, str(root), task_formats, fallbacks,
+            task.words.table if task.words is not None else None, task.number_lang,
+            task.inputs)
+    found = (task_formats, fallbacks, font_lang, fmt_keys, tuple(sorted(fmt_keys.values())),
+             item)
+    if len(_TASK_KEYS) > 8192:
+        _TASK_KEYS.clear()
+    _TASK_KEYS[id(task)] = (task, code, formats, root, found)
+    return found
+
+
+#: id(task) -> (the task, its script's bytes, the formats asked for, the root, `_task_keys`)
+_TASK_KEYS: dict[int, tuple] = {}
+
+
 def _draw_all(items: list, root: str, workers: int, timeout: float,
               nice: int = 0, kept: KeptWorkers | None = None) -> dict[str, JobResult]:
     """Draw the (name, script, lang, formats, fallbacks, words, number_lang, inputs) items on
@@ -1432,6 +1480,7 @@ def _write(out_dir: Path, fid: str, lang: str, value: dict) -> FigureImage:
             tmp = path.with_name(f".{path.name}.{os.getpid()}")
             tmp.write_bytes(data)
             os.replace(tmp, path)
+            rewritten(path)     # the site reads it back later in this build (`read_bytes_kept`)
     image = FigureImage(figure_id=fid, lang=lang, svg=paths["svg"], pdf=paths.get("pdf"),
                         texts=tuple(value["texts"]), site_svg=paths.get("site"),
                         description=value.get("description", ""),

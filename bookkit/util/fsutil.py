@@ -81,6 +81,46 @@ def _step(name: str) -> None:
 
 # (path, reader) -> (the file's inode, size and mtime, what the reader made of it)
 _KEPT: dict[tuple[str, Callable], tuple[tuple[int, int, int], object]] = {}
+# Inside `one_look_per_build`: path -> its stamp (None: missing), each file looked at once
+_LOOKED: dict[str, tuple[int, int, int] | None] | None = None
+
+
+class one_look_per_build:
+    """`with one_look_per_build():` around a build: `kept_while_unchanged` looks at each file
+    once (one `stat`) for the whole build instead of at every call. A `--serve` rebuild asked
+    about the ~200 figure scripts ~1,500 times (every image and edition, ~15 ms). A file saved
+    during the build is seen by the rebuild that its save triggers, as with the cache's
+    `FileHasher.new_build`. Outside the block every call looks again (tests and checks that
+    change a file between two calls)."""
+
+    def __enter__(self):
+        global _LOOKED
+        self._outer, _LOOKED = _LOOKED, {}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _LOOKED
+        _LOOKED = self._outer
+
+
+def rewritten(path: Path) -> None:
+    """The build wrote `path`: the next `kept_while_unchanged` of it looks at the file again."""
+    if _LOOKED is not None:
+        _LOOKED.pop(os.fspath(path), None)
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    looked = _LOOKED
+    if looked is not None and path in looked:
+        return looked[path]
+    try:
+        stat = os.stat(path)
+        stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    except FileNotFoundError:
+        stamp = None
+    if looked is not None:
+        looked[path] = stamp
+    return stamp
 
 
 def kept_while_unchanged(path: Path, read: Callable[[Path], T]) -> T:
@@ -89,9 +129,11 @@ def kept_while_unchanged(path: Path, read: Callable[[Path], T]) -> T:
     and re-parsing the files the save did not touch (figure scripts' `INPUTS`, glossaries,
     figures.yml, and file bytes the tree writer then knows without hashing them again).
     A missing file raises FileNotFoundError; a reader's error is raised and nothing kept."""
-    stat = os.stat(path)
-    stamp = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
-    key = (os.fspath(path), read)
+    name = os.fspath(path)
+    stamp = _stamp(name)
+    if stamp is None:
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), name)
+    key = (name, read)
     known = _KEPT.get(key)
     if known is not None and known[0] == stamp:
         return known[1]

@@ -36,6 +36,7 @@ class SearchIndexer:
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
         self._docs: dict[tuple, list] = {}         # chapter inputs -> its search documents
+        self._keys: dict[str, tuple] = {}          # edition -> what its last index key was of
         self._code: str | None = None
 
     def chapter_docs(self, resolved: ResolvedBook, edition: ResolvedEdition,
@@ -62,14 +63,28 @@ class SearchIndexer:
                                       + Path(cjk.__file__).read_bytes()
                                       + cjk.FOLD_TABLE.read_bytes())
         edition = resolved.editions[key]
-        docs = [d for chapter in edition.chapters
-                for d in self.chapter_docs(resolved, edition, chapter)]
+        per_chapter = tuple(self.chapter_docs(resolved, edition, chapter)
+                            for chapter in edition.chapters)
+        docs = [d for chapter_docs in per_chapter for d in chapter_docs]
         # An edition whose language the indexer does not know is indexed as its fallback's.
         lang = resolved.book.registry.inherit(key, search.LANGS, "search index language")
         synonyms = search.glossary_synonyms(edition.info.folder)   # the edition's glossary
-        cache_key = key_of("search", lang, self._code, [synonyms.pairs, synonyms.keep],
-                           [(d.url, d.chapter, d.section, d.text) for d in docs])
-        return SearchJob(docs, lang, cache_key, self.cache.get("search", cache_key), synonyms)
+        # The key is a digest of the edition's whole text (~30 ms for the three editions):
+        # taken again only when a chapter's documents or the glossary are other objects than
+        # last time (`chapter_docs` returns the same list while a chapter is unchanged; the
+        # last key holds them, so their ids are not reused meanwhile).
+        last = self._keys.get(key)
+        if (last is not None and last[0] == (lang, self._code) and last[1] is synonyms
+                and len(last[2]) == len(per_chapter)
+                and all(a is b for a, b in zip(last[2], per_chapter))):
+            cache_key = last[3]
+        else:
+            cache_key = key_of("search", lang, self._code, [synonyms.pairs, synonyms.keep],
+                               [(d.url, d.chapter, d.section, d.text) for d in docs])
+            self._keys[key] = ((lang, self._code), synonyms, per_chapter, cache_key)
+        # kept in memory (`keep`): unpickling an edition's index again cost ~3 ms a rebuild
+        return SearchJob(docs, lang, cache_key,
+                         self.cache.get("search", cache_key, keep=True), synonyms)
 
 
 def section_docs(chapter: ResolvedChapter, ctx) -> list[SearchDoc]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from bookkit.model import BuildError, ResolvedBook, ResolvedChapter, ResolvedEdition
+from bookkit.model import BuildError, FigureImage, ResolvedBook, ResolvedChapter, ResolvedEdition
 from bookkit.render.site import whatif_data as whatif
 from bookkit.render.site.minify import SUFFIXES as minify_suffixes
 from bookkit.render.site.html import RenderContext, collect_math, fill_math, render_chapter
@@ -45,9 +45,27 @@ def _figures_digest(resolved: ResolvedBook, chapter: ResolvedChapter, lang: str)
         for shown in (fid, *(v[2] for v in variants)):
             image = resolved.figures.get((shown, lang))
             parts.append((shown, resolved.figure_sizes.get((shown, lang)),
-                          image and (image.description, image.bound)))
+                          image and _image_text_digest(image)))
         parts.append(variants)
     return _digest(parts)
+
+
+def _image_text_digest(image: FigureImage) -> str:
+    """The digest of an image's text alternative and drawn numbers, once per image object: an
+    unchanged image is the same object from build to build (`resolve_figures`), and the repr of
+    every chapter's numbers was ~20 ms of each --serve rebuild. The memo holds the image, so
+    its id is not reused while remembered."""
+    known = _IMAGE_TEXT_DIGESTS.get(id(image))
+    if known is None or known[0] is not image:
+        if len(_IMAGE_TEXT_DIGESTS) > 8192:     # a long session's replaced drawings
+            _IMAGE_TEXT_DIGESTS.clear()
+        known = _IMAGE_TEXT_DIGESTS[id(image)] = (image, _digest((image.description,
+                                                                   image.bound)))
+    return known[1]
+
+
+#: id(image) -> (the image, `_image_text_digest`)
+_IMAGE_TEXT_DIGESTS: dict[int, tuple[FigureImage, str]] = {}
 
 
 @dataclass
