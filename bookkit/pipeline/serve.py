@@ -56,22 +56,26 @@ RESOLVE_INPUTS = ("calculations",)
 # files are its HTML and images only (a saved figure script) swaps its changed blocks in too,
 # loads the changed images anew (`?v=`, past the browser's image cache: a block holding one
 # counts as changed even when its HTML is the same) and tells app.js
-# (`bookkit:patched`) to set up the new figures; any other file it uses reloads it. The
-# stream's URL names the open page: `--serve` draws that page's figures first.
+# (`bookkit:patched`) to set up the new figures; any other file it uses reloads it. Those
+# images are asked for (and decoded) as soon as the event names them, while the page's HTML
+# is fetched and compared: the patched <img> finds them in the cache. Blocks are compared
+# with `isEqualNode` and the page's shell without its content (serialising the whole page
+# twice was most of a patch of a long chapter). The stream's URL names the open page:
+# `--serve` draws that page's figures first.
 # Hand-written, ~45 lines: a
 # DOM-morphing library would be a dependency of every served page for this one job.
 # Served as /__livereload.js (the pages' Content-Security-Policy runs no inline script).
 RELOAD_JS = r"""(function(){
 var prev=document.cloneNode(true),g=null,bust=[],done=[];
-function shell(d){var b=d.body.cloneNode(true),m=b.querySelector('#content');if(m)m.textContent='';
+function shell(d){var m=d.getElementById('content'),e=m&&m.cloneNode(false),h;if(m)m.replaceWith(e);
+h=d.body.outerHTML;if(m)e.replaceWith(m);
 return[d.title].concat([].map.call(d.querySelectorAll('link[rel=stylesheet],script[src]'),
 function(e){return e.getAttribute('href')||e.getAttribute('src')})).join(' ')+
-b.outerHTML.replace(/>\s+</g,'><').replace(/\s+<\/body>$/,'</body>')}
+h.replace(/>\s+</g,'><').replace(/\s+<\/body>$/,'</body>')}
 function tag(e){return e.cloneNode(false).outerHTML}
-function src(e){return e.nodeType===1?e.outerHTML:e.nodeType+':'+e.nodeValue}
 function busted(e){return e.nodeType===1&&[].some.call(e.matches('img')?[e]:e.querySelectorAll('img'),
 function(i){var s=i.getAttribute('src');return s&&bust.indexOf(path(s))>=0})}
-function same(o,n){return src(o)===src(n)&&!(bust.length&&busted(n))}
+function same(o,n){return o.isEqualNode(n)&&!(bust.length&&busted(n))}
 function path(u){return decodeURIComponent(new URL(u,location.href).pathname).replace(/\/$/,'/index.html')}
 function fresh(x){if(x.nodeType!==1)return;[].forEach.call(x.matches('img')?[x]:x.querySelectorAll('img'),
 function(i){var s=i.getAttribute('src'),p=s&&path(s);if(p&&bust.indexOf(p)>=0){
@@ -103,7 +107,9 @@ own=[me].concat(used(prev),used(document));
 hits=p.slice(2).map(function(x){return'/'+decodeURIComponent(x)}).filter(function(x){
 return own.indexOf(x)>=0});if(!hits.length)return;
 if(hits.every(function(x){return x===me||image(x)})){
-bust=hits.filter(function(x){return x!==me});update()}else location.reload()};})();"""
+bust=hits.filter(function(x){return x!==me});
+bust.forEach(function(x){var i=new Image();i.src=encodeURI(x)+'?v='+g;if(i.decode)i.decode().catch(function(){})});
+update()}else location.reload()};})();"""
 RELOAD_SNIPPET = '<script src="/__livereload.js"></script>'
 
 

@@ -211,10 +211,22 @@ def test_a_saved_diagram_reaches_the_open_page_first_and_leaves_other_pages_alon
     zh_before = zh_page.read_bytes()
     script = book / "manuscripts" / "figures" / "ch07_ring_allreduce.py"
     original = script.read_text()
+    # The page's own HTML, fetched again for the patch, arrives 0.4 s late: the new image is
+    # asked for as soon as the event names it, so it is on its way before that HTML is here
+    # (its download and decoding overlap the fetch and the patch).
+    page.route("**/en/datacenter-networks.html", lambda route: (time.sleep(0.4),
+                                                                 route.continue_()))
+    page.evaluate("performance.clearResourceTimings()")
     script.write_text(original.replace("N = 8 ", "N = 6 "))
     try:
         page.wait_for_function(f"() => ({READ_RING_DESCRIPTION})().includes('over 6 GPUs')",
                                timeout=60_000)
+        timings = page.evaluate("""() => performance.getEntriesByType('resource').map(
+            e => [e.name, e.startTime, e.responseEnd])""")
+        image = next(t for t in timings if "ring-steps.en.svg?v=" in t[0])
+        html = next(t for t in timings if t[0].endswith("/en/datacenter-networks.html"))
+        assert image[1] < html[2] - 200, timings
+        page.unroute("**/en/datacenter-networks.html")
         # the open page was not reloaded: the new figure was swapped in, its image loaded anew
         # (past the browser's cache), and it is set up as at load (zoom button, themed SVG)
         assert page.evaluate("window.__samePage") is True
