@@ -85,6 +85,16 @@ _KEPT: dict[tuple[str, Callable], tuple[tuple[int, int, int], object]] = {}
 _LOOKED: dict[str, tuple[int, int, int] | None] | None = None
 
 
+def _forget_looks_in_child() -> None:
+    # A process forked during a build (a drawing worker kept for later builds, a cell job)
+    # is not inside that build: it looks at every file again.
+    global _LOOKED
+    _LOOKED = None
+
+
+os.register_at_fork(after_in_child=_forget_looks_in_child)
+
+
 class one_look_per_build:
     """`with one_look_per_build():` around a build: `kept_while_unchanged` looks at each file
     once (one `stat`) for the whole build instead of at every call. A `--serve` rebuild asked

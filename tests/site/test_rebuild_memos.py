@@ -143,3 +143,17 @@ def test_inside_a_build_each_file_is_looked_at_once_and_a_rewritten_one_again(tm
                 fsutil.kept_while_unchanged(missing, read)
     path.write_text("four!", encoding="utf-8")
     assert fsutil.kept_while_unchanged(path, read) == "four!"
+    # a process forked inside a build (a kept drawing worker) looks again at every call
+    with fsutil.one_look_per_build():
+        assert fsutil.kept_while_unchanged(path, read) == "four!"
+        read_end, write_end = os.pipe()
+        child = os.fork()
+        if child == 0:      # the child: sees a change made after the build looked
+            os.close(read_end)
+            path.write_text("five!", encoding="utf-8")
+            os.write(write_end, fsutil.kept_while_unchanged(path, read).encode())
+            os._exit(0)
+        os.close(write_end)
+        os.waitpid(child, 0)
+        with os.fdopen(read_end, "rb") as seen:
+            assert seen.read() == b"five!"
