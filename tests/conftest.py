@@ -49,8 +49,14 @@ def site_url(built_site):
         def log_message(self, *args):
             pass
 
+    class QuietServer(http.server.ThreadingHTTPServer):
+        def handle_error(self, request, client_address):
+            # a browser cancels requests (a page closed, an image no longer wanted): not a failure
+            if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+                super().handle_error(request, client_address)
+
     handler = functools.partial(Quiet, directory=str(built_site.parent))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/{built_site.name}/"
     httpd.shutdown()
