@@ -31,22 +31,18 @@ REQUIRED_STRINGS = (
 )
 
 
-def _read_yaml(path: Path, text: str | None = None) -> dict:
-    if text is None:
-        text = _read_text(path)
-    # Parsed once per text (a --serve rebuild read book.yml four times and every edition.yml,
-    # ~9 ms); a copy each time, for callers that change what they are given.
-    known = _PARSED_YAML.get(str(path))
-    if known is None or known[0] != text:
-        known = _PARSED_YAML[str(path)] = (text, _parse_yaml(path, text))
-    return copy.deepcopy(known[1])
+def _read_yaml(path: Path) -> dict:
+    """The mapping in a config file, parsed once per version of the file (a --serve rebuild
+    read book.yml four times and every edition.yml, ~9 ms); a copy each time, for callers
+    that change what they are given."""
+    try:
+        return copy.deepcopy(kept_while_unchanged(path, _parse_yaml))
+    except FileNotFoundError:
+        raise BuildError(path, None, "file not found", "create it; see CONTRIBUTING.md")
 
 
-#: path -> (its text, the mapping parsed from it): `_read_yaml`
-_PARSED_YAML: dict[str, tuple[str, dict]] = {}
-
-
-def _parse_yaml(path: Path, text: str) -> dict:
+def _parse_yaml(path: Path) -> dict:
+    text = _read_utf8(path)
     try:
         # The C loader when PyYAML has it: the configs are read on every (re)build.
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -76,7 +72,7 @@ def read_book_config(root: Path) -> BookConfig:
     registry (its `editions:` list, errors at book.yml:line)."""
     path = Path(root) / BOOK_CONFIG
     text = _read_text(path)
-    data = _read_yaml(path, text)
+    data = _read_yaml(path)
     site_url = str(data.get("site_url") or "https://example.org/").rstrip("/") + "/"
     release_url = str(data.get("release_url", "")).rstrip("/") + "/"
     return BookConfig(path=path, site_url=site_url, release_url=release_url, data=data,

@@ -24,6 +24,7 @@ from bookkit.source.markdown import BOUND_RE
 from bookkit.model import (BoundValue, BuildError, ChapterSource, EditionInfo, FigureImage, Label,
                             ResolvedBook, ResolvedChapter, ResolvedEdition, label_text)
 from bookkit.source.mathtext import tex_to_text
+from bookkit.util.memo import PerObject
 
 
 @dataclass
@@ -153,25 +154,23 @@ def plain_inline(children: list[Token], ctx: RenderContext | None = None) -> str
 
 
 
-_VALUES_DIGESTS: dict[int, tuple[dict, str]] = {}   # id -> (values, digest)
+# The three editions' chapters, their bodies and their search documents share one values
+# dict, and its repr (every bound value with its provenance) was most of a `--serve` rebuild's
+# bookkeeping: digested once per dict.
+_VALUES_DIGESTS: PerObject[str] = PerObject(lambda values: _digest(sorted(values.items())),
+                                            limit=None)
 
 
 def values_digest(values: dict) -> str:
-    """The digest of a chapter's cell values, once per values dict: the three editions'
-    chapters, their bodies and their search documents share one dict, and its repr (every
-    bound value with its provenance) was most of a `--serve` rebuild's bookkeeping."""
-    known = _VALUES_DIGESTS.get(id(values))
-    if known is None or known[0] is not values:
-        known = _VALUES_DIGESTS[id(values)] = (values, _digest(sorted(values.items())))
-    return known[1]
+    """The digest of a chapter's cell values, once per values dict."""
+    return _VALUES_DIGESTS(values)
 
 
 def forget_values_digests() -> None:
-    """At the start of a build, when many values dicts are remembered: a digest holds its dict
-    (so an id is never reused while remembered); unchanged chapters' values are the same objects
-    from build to build (the cache keeps them, `Cache.get(keep=True)`), and keep their digest."""
-    if len(_VALUES_DIGESTS) > 512:
-        _VALUES_DIGESTS.clear()
+    """At the start of a build, when many values dicts are remembered: unchanged chapters'
+    values are the same objects from build to build (the cache keeps them,
+    `Cache.get(keep=True)`), and keep their digest."""
+    _VALUES_DIGESTS.forget_if_over(512)
 
 
 def chapter_context(resolved: ResolvedBook, edition: ResolvedEdition,

@@ -108,7 +108,7 @@ hits=p.slice(2).map(function(x){return'/'+decodeURIComponent(x)}).filter(functio
 return own.indexOf(x)>=0});if(!hits.length)return;
 if(hits.every(function(x){return x===me||image(x)})){
 bust=hits.filter(function(x){return x!==me});
-bust.forEach(function(x){var i=new Image();i.src=encodeURI(x)+'?v='+g;if(i.decode)i.decode().catch(function(){})});
+bust.forEach(function(x){var i=new Image();i.src=location.origin+encodeURI(x)+'?v='+g;if(i.decode)i.decode().catch(function(){})});
 update()}else location.reload()};})();"""
 RELOAD_SNIPPET = '<script src="/__livereload.js"></script>'
 

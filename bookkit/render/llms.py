@@ -125,31 +125,28 @@ class LlmsOutput:
                         in resolved.figures.items() if image_lang == lang}
         texts = []
         for chapter in edition.chapters:
-            drawn = sorted((fid, descriptions[fid]) for fid in {f[0] for f in
-                                                                chapter.outline.figures}
-                           if fid in descriptions)
-            made_of = (common, chapter.source.path.name, chapter.digest,
-                       values_digest(chapter.values), drawn)
+            # what the text is made of: the memo's key in memory, the cache's on disk
+            made_of = (*common, chapter.source.path.name, chapter.digest,
+                       values_digest(chapter.values),
+                       sorted(([fid, lang], descriptions[fid]) for fid in
+                              {f[0] for f in chapter.outline.figures} if fid in descriptions))
             slot = (key, str(chapter.source.path))
             known = self._texts.get(slot)
             if known is not None and known[0] == made_of:
                 texts.append(known[1])
                 continue
-            cache_key = key_of("llms", *common, chapter.source.path.name, chapter.digest,
-                               values_digest(chapter.values),
-                               [([fid, lang], text) for fid, text in drawn])
+            cache_key = key_of("llms", *made_of)
             hit = (self.cache.get("llms", cache_key, keep=True) if self.cache is not None
                    else None)
             if hit is None:
                 ctx = chapter_context(resolved, edition, chapter, {})
                 hit = _BLANK_RUN_RE.sub("\n\n", PlainWriter(ctx, chapter.source.slug)
                                         .chapter(chapter.tokens))
-                # an unknown name: the site reports it; the text is not kept
-                if self.cache is not None and not ctx.errors:
-                    self.cache.put("llms", cache_key, hit)
-                if ctx.errors:
+                if ctx.errors:   # an unknown name: the site reports it; the text is not kept
                     texts.append(hit)
                     continue
+                if self.cache is not None:
+                    self.cache.put("llms", cache_key, hit)
             self._texts[slot] = (made_of, hit)
             texts.append(hit)
         return texts

@@ -1416,7 +1416,8 @@ def _task_keys(task: FigureTask, code: bytes, formats: tuple[str, ...], root: Pa
     `--serve` both are the same objects from build to build while nothing they are made of
     changed (`Resolver.figure_tasks`, `read_bytes_kept`), and working these out again for
     ~930 images was ~15 ms of every rebuild. The memo holds the task, so its id is not reused
-    while remembered."""
+    while remembered. (`_format_keys` keeps its keys by value underneath: after a config edit
+    the tasks are new objects, and most of their keys are the same.)"""
     known = _TASK_KEYS.get(id(task))
     if (known is not None and known[0] is task and known[1] is code and known[2] == formats
             and known[3] == root):

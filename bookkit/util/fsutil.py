@@ -1,6 +1,7 @@
 """Replacing an output folder as a whole, so readers never see a half-written one, nor none."""
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
@@ -95,22 +96,20 @@ def _forget_looks_in_child() -> None:
 os.register_at_fork(after_in_child=_forget_looks_in_child)
 
 
-class one_look_per_build:
+@contextlib.contextmanager
+def one_look_per_build():
     """`with one_look_per_build():` around a build: `kept_while_unchanged` looks at each file
     once (one `stat`) for the whole build instead of at every call. A `--serve` rebuild asked
     about the ~200 figure scripts ~1,500 times (every image and edition, ~15 ms). A file saved
     during the build is seen by the rebuild that its save triggers, as with the cache's
     `FileHasher.new_build`. Outside the block every call looks again (tests and checks that
     change a file between two calls)."""
-
-    def __enter__(self):
-        global _LOOKED
-        self._outer, _LOOKED = _LOOKED, {}
-        return self
-
-    def __exit__(self, *exc) -> None:
-        global _LOOKED
-        _LOOKED = self._outer
+    global _LOOKED
+    outer, _LOOKED = _LOOKED, {}
+    try:
+        yield
+    finally:
+        _LOOKED = outer
 
 
 def rewritten(path: Path) -> None:

@@ -18,6 +18,7 @@ from bookkit.render.site.minify import SUFFIXES as minify_suffixes
 from bookkit.render.site.html import RenderContext, collect_math, fill_math, render_chapter
 from bookkit.locale.text import chapter_context, values_digest
 from bookkit.util.fsutil import read_bytes_kept
+from bookkit.util.memo import PerObject
 from bookkit.render.site.pages import (SiteConfig, asset_version, environment, render_pages,
                                         sitemap, templates_version)
 
@@ -50,40 +51,13 @@ def _figures_digest(resolved: ResolvedBook, chapter: ResolvedChapter, lang: str)
     return _digest(parts)
 
 
-def _image_text_digest(image: FigureImage) -> str:
-    """The digest of an image's text alternative and drawn numbers, once per image object: an
-    unchanged image is the same object from build to build (`resolve_figures`), and the repr of
-    every chapter's numbers was ~20 ms of each --serve rebuild. The memo holds the image, so
-    its id is not reused while remembered."""
-    known = _IMAGE_TEXT_DIGESTS.get(id(image))
-    if known is None or known[0] is not image:
-        if len(_IMAGE_TEXT_DIGESTS) > 8192:     # a long session's replaced drawings
-            _IMAGE_TEXT_DIGESTS.clear()
-        known = _IMAGE_TEXT_DIGESTS[id(image)] = (image, _digest((image.description,
-                                                                   image.bound)))
-    return known[1]
-
-
-#: id(image) -> (the image, `_image_text_digest`)
-_IMAGE_TEXT_DIGESTS: dict[int, tuple[FigureImage, str]] = {}
-
-
-def _digest_once(obj, digest: Callable[[object], str]) -> str:
-    """`digest(obj)`, once per object (and size) for the objects a chapter's render key is made
-    of that stay the same from build to build while unchanged: its formulas (`Builder.formulas`)
-    and its what-if scenarios. Sorting and hashing every chapter's formulas again was ~10 ms
-    of each --serve rebuild. The memo holds the object, so its id is not reused."""
-    size = len(obj) if obj is not None else -1
-    known = _OBJECT_DIGESTS.get(id(obj))
-    if known is None or known[0] is not obj or known[1] != size:
-        if len(_OBJECT_DIGESTS) > 4096:
-            _OBJECT_DIGESTS.clear()
-        known = _OBJECT_DIGESTS[id(obj)] = (obj, size, digest(obj))
-    return known[2]
-
-
-#: id(object) -> (the object, its size, `_digest_once`)
-_OBJECT_DIGESTS: dict[int, tuple[object, int, str]] = {}
+# Once per object (`PerObject`): an unchanged image, a chapter's formulas (`Builder.formulas`)
+# and its what-if scenarios are the same objects from build to build, and the repr of every
+# image's drawn numbers and every chapter's formulas was ~30 ms of each --serve rebuild.
+_image_text_digest = PerObject(lambda image: _digest((image.description, image.bound)),
+                               limit=8192)
+_formulas_digest = PerObject(lambda found: _digest(sorted(found)), sized=True)
+_scenarios_digest = PerObject(whatif.digest, sized=True)
 
 
 @dataclass
@@ -140,9 +114,8 @@ class SiteRenderer:
                 memo_key = (str(chapter.source.path), chapter.digest, edition.labels_digest,
                             values_digest(chapter.values),
                             _figures_digest(resolved, chapter, edition.info.lang),
-                            _digest_once(wanted_math[(key, number)],
-                                         lambda found: _digest(sorted(found))),
-                            _digest_once(chapter.scenarios, whatif.digest))
+                            _formulas_digest(wanted_math[(key, number)]),
+                            _scenarios_digest(chapter.scenarios))
                 done = self._rendered.get(memo_key)
                 if done is None:
                     ctx = chapter_context(resolved, edition, chapter)
