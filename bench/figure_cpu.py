@@ -36,11 +36,62 @@ BASELINE_MS = 240.0
 GOAL_RATIO = 0.4
 
 
+#: The least figure this book draws: one Axes, one line, a title and two axis labels in the
+#: edition's language, laid out and written as SVG through the same worker body as the book's
+#: figures (`draw_in_worker`: dependency recording, fonts, the themed copy). Its CPU is the
+#: floor of a figure image with matplotlib; times the images of a cold build over the cores,
+#: the floor of that build's figure stage, whatever the figures draw.
+FLOOR_SCRIPT = """
+SIZE = (6.4, 3.6)
+
+
+def draw(fig, t):
+    ax = fig.add_subplot()
+    ax.plot([1, 2, 4, 8], [1.0, 1.9, 3.5, 6.1])
+    ax.set_title(t["title"])
+    ax.set_xlabel(t["x"])
+    ax.set_ylabel(t["y"])
+"""
+FLOOR_WORDS = {
+    "zh-Hans": {"title": "解码吞吐量", "x": "批大小", "y": "每秒词元数"},
+    "en": {"title": "Decode throughput", "x": "Batch size", "y": "Tokens per second"},
+    "zh-Hant": {"title": "解碼吞吐量", "x": "批次大小", "y": "每秒詞元數"},
+}
+
+
+def measure_floor(root: str, runs: int = 30) -> dict:
+    """Median CPU of `FLOOR_SCRIPT` per language (after one untimed image, which loads what
+    the language needs), in this process: call it after the book's figures, so that both are
+    measured in the same minutes and with the same warm fonts."""
+    import tempfile
+    sys.path.insert(0, root)
+    from bookkit.resolve import figures as F
+    F._setup_matplotlib()
+    per_lang = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "floor_figure.py")
+        with open(script, "w", encoding="utf-8") as fh:
+            fh.write(FLOOR_SCRIPT)
+        for lang, words in FLOOR_WORDS.items():
+            samples = []
+            for i in range(runs + 1):
+                t0 = time.process_time()
+                result = F.draw_in_worker(script, lang, root, ("svg",), (), dict(words))
+                if i:
+                    samples.append(time.process_time() - t0)
+                if not result.ok:
+                    raise SystemExit(f"the floor figure failed: {result.error}")
+            per_lang[lang] = statistics.median(samples) * 1000
+    return {"floor_ms": statistics.median(per_lang.values()), "floor_ms_per_lang": per_lang,
+            "floor_runs": runs}
+
+
 def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "",
-            progress: str = "") -> dict:
+            progress: str = "", with_floor: bool = False) -> dict:
     """Draw every figure script under `root` for every language; the numbers `make bench`
     reports (see the module's docstring). `progress`: a file that gets a line per image as
-    it is drawn ("name<TAB>CPU seconds"), so that a run stopped early still counts."""
+    it is drawn ("name<TAB>CPU seconds"), so that a run stopped early still counts.
+    `with_floor`: then the floor figure's CPU too (`measure_floor`)."""
     sys.path.insert(0, root)
     from pathlib import Path
 
@@ -85,6 +136,7 @@ def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "",
                 raw[1] += gz
     if log is not None:
         log.close()
+    floor = measure_floor(root) if with_floor else {}
     values = list(per.values())
     page_raw = [v[0] for v in pages.values()]
     page_gz = [v[1] for v in pages.values()]
@@ -100,7 +152,8 @@ def measure(root: str, formats: tuple[str, ...] = ("svg",), only: str = "",
         "svg_page_max_kb": max(page_raw) / 1000 if page_raw else None,
         "svg_page_mean_gz_kb": statistics.mean(page_gz) / 1000 if page_gz else None,
         "slowest": sorted(((round(v * 1000), k) for k, v in per.items()), reverse=True)[:8],
-        "failed": failed, "per_image_s": per,
+        "fastest": sorted((round(v * 1000), k) for k, v in per.items())[:3],
+        "failed": failed, "per_image_s": per, **floor,
     }
 
 
@@ -112,9 +165,12 @@ def main() -> int:
     ap.add_argument("--root", default=HERE, help="the book's folder (default: this repository)")
     ap.add_argument("--progress", default="",
                     help="a file that gets a line per image drawn: name, CPU seconds")
+    ap.add_argument("--floor", action="store_true",
+                    help="then the least figure's CPU per image (FLOOR_SCRIPT), the floor of "
+                         "any figure image with matplotlib")
     args = ap.parse_args()
     r = measure(os.path.abspath(args.root), tuple(args.formats.split(",")), args.only,
-                args.progress)
+                args.progress, args.floor)
     print(f"images: {r['images']} ({r['scripts']} scripts x 3 languages), formats {r['formats']}")
     if r["images"]:
         print(f"CPU total {r['cpu_total_s']:.2f} s, mean {r['mean_ms']:.0f} ms, "
@@ -122,6 +178,10 @@ def main() -> int:
     if r["pages"]:
         print(f"site SVG per chapter page: mean {r['svg_page_mean_kb']:.0f} KB "
               f"({r['svg_page_mean_gz_kb']:.0f} KB gzip), max {r['svg_page_max_kb']:.0f} KB")
+    if "floor_ms" in r:
+        print(f"floor (the least figure, median of {r['floor_runs']} per language): "
+              f"{r['floor_ms']:.1f} ms per image (" + ", ".join(
+                  f"{k} {v:.1f}" for k, v in r["floor_ms_per_lang"].items()) + ")")
     for ms, name in r["slowest"]:
         print(f"  {ms:6d} ms  {name}")
     if r["failed"]:

@@ -72,3 +72,35 @@ def test_the_baseline_commit_is_unpacked_and_drawn_by_its_own_code(tmp_path):
                    capture_output=True)
     r = json.loads(out.read_text(encoding="utf-8"))
     assert r["failed"] == [] and r["scripts"] == 1 and r["images"] == 3 and r["mean_ms"] > 0
+
+
+def test_the_floor_figure_is_drawn_in_every_language_and_has_no_missing_glyph():
+    """The floor (`--floor`): the least figure, drawn through the same worker body in each
+    edition's language; a missing glyph would fail it (and make it a cheaper, wrong floor)."""
+    r = figure_cpu.measure_floor(str(REPO), runs=2)
+    assert set(r["floor_ms_per_lang"]) == {"zh-Hans", "en", "zh-Hant"}
+    assert r["floor_runs"] == 2 and r["floor_ms"] in sorted(r["floor_ms_per_lang"].values())
+    assert all(v > 0 for v in r["floor_ms_per_lang"].values())
+
+
+def test_the_cold_build_floor_row_is_the_images_times_the_floor_over_the_cores():
+    cold = {"median": 43.0, "min": 42.0, "max": 44.0, "n": 3, "samples": [43.0],
+            "cpu_median": 80.0, "rss_mib": 480.0, "figure_images": 900,
+            "pipeline_timings": "13 chapters' cells executed; cells 3000 ms, numbering 2000 ms, "
+                                "figures 36000 ms, chapters 500 ms, math wait 20 ms"}
+    fc = {"images": 585, "scripts": 195, "cpu_total_s": 40.0, "mean_ms": 70.0,
+          "median_ms": 60.0, "baseline_ms": 175.0, "goal_ms": 70.0, "ratio": 0.4, "pages": 42,
+          "svg_page_mean_kb": 1000.0, "svg_page_max_kb": 1700.0, "svg_page_mean_gz_kb": 250.0,
+          "slowest": [[300, "a|en"]], "fastest": [[23, "b|en"]], "failed": [],
+          "floor_ms": 25.0, "floor_ms_per_lang": {"zh-Hans": 26.0, "en": 25.0, "zh-Hant": 24.0},
+          "floor_runs": 30}
+    floor = run.cold_floor({"real_cold": cold, "figure_cpu": fc})
+    cores = run.os.cpu_count()
+    assert floor["figures_s"] == 900 * 25.0 / 1000 / cores
+    assert floor["others_s"] == (3000 + 2000 + 500 + 20) / 1000     # every stage but figures
+    rows = "\n".join(run.real_summary_rows({"real_cold": cold, "figure_cpu": fc}))
+    assert f"(900 images × 25.0 ms, the least figure's CPU, ÷ {cores} cores)" in rows
+    section = "\n".join(run.figure_cpu_section(fc, None))
+    assert "median **25.0 ms** per image" in section and "`b|en` 23 ms" in section
+    assert "2.8× the floor" in section
+    assert run.cold_floor({"real_cold": cold}) is None       # no floor without both rows
