@@ -26,6 +26,8 @@ from bookkit.diagrams.timeline import Timeline
 from bookkit.diagrams.topology import RingStep, Topology
 
 INK_ON_FILL = "#111114"
+#: the smallest font a label is drawn at to fit its room (`text_on(fit=...)`), in points
+MIN_FONT = 5.0
 #: kind -> (fill, hatch); fills are light tints of the book's mid-tone data colours
 FILLS = {
     "F": ("#a6c8ea", ""), "B": ("#f6b98a", "//"), "W": ("#a9dba3", ".."),
@@ -44,8 +46,12 @@ def fill_of(kind) -> tuple[str, str]:
     return FILLS.get(kind, FILLS[hash(kind) % 6 if not isinstance(kind, int) else kind % 6])
 
 
-def text_on(ax, x, y, s, fill: str | None = None, hatch: str | None = None, **kw) -> None:
+def text_on(ax, x, y, s, fill: str | None = None, hatch: str | None = None,
+            fit: float | tuple[float, float] | None = None, **kw) -> None:
     """A text; on a fill, in the fill's ink and tagged with the fill for the contrast test.
+    `fit`: the width, or (width, height), in data units, the text must stay within (a box's
+    inside, the gap between two boxes): drawn smaller when it would not (`Labels`), never
+    under `MIN_FONT`.
     `hatch`: the fill's hatch, when the caller knows it; on a plain fill ("") the label gets
     no background patch of its own (it would be the fill on the fill: an artist to lay out
     and write for nothing, ~100 of them in a grid). Drawn as `ax.text(x, y, s, **kw)` draws
@@ -63,7 +69,7 @@ def text_on(ax, x, y, s, fill: str | None = None, hatch: str | None = None, **kw
         # a plain patch of the fill behind the label: the hatch never runs through the text
         if hatch != "" and bbox is None:
             bbox = {"facecolor": fill, "edgecolor": "none", "pad": 1.0}
-    Labels.of(ax, kw.get("zorder", 3)).add(x, y, s, gid, kw, bbox)
+    Labels.of(ax, kw.get("zorder", 3)).add(x, y, s, gid, kw, bbox, fit)
 
 
 class Labels(Artist):
@@ -81,7 +87,7 @@ class Labels(Artist):
         super().__init__()
         self._ax = ax
         self.set_zorder(zorder)
-        self._items: list[tuple] = []     # (x, y, text, gid, colour, style, bbox props)
+        self._items: list[tuple] = []     # (x, y, text, gid, colour, style, bbox props, fit)
         self._styles: dict[str, dict] = {}      # style -> the Text's keywords
         self._texts: dict[str, Text] = {}       # style -> its Text
         self._bboxes: dict[tuple, object] = {}  # (style, bbox props but colour) -> patch
@@ -102,10 +108,10 @@ class Labels(Artist):
         """The Axes' labels artists."""
         return list(ax.__dict__.get("_bookkit_labels", {}).values())
 
-    def add(self, x, y, s, gid, kw: dict, bbox: dict | None) -> None:
+    def add(self, x, y, s, gid, kw: dict, bbox: dict | None, fit: float | None = None) -> None:
         style = repr(sorted((k, v) for k, v in kw.items() if k != "color"))
         self._styles.setdefault(style, {k: v for k, v in kw.items() if k != "color"})
-        self._items.append((x, y, s, gid, kw.get("color"), style, bbox))
+        self._items.append((x, y, s, gid, kw.get("color"), style, bbox, fit))
         self.stale = True
 
     def _text(self, style: str) -> Text:
@@ -122,14 +128,33 @@ class Labels(Artist):
             self._texts[style] = text
         return text
 
-    def each(self):
-        """Each label as its `Text` (the same object, moved: use it before the next)."""
-        for x, y, s, gid, color, style, bbox in self._items:
+    def each(self, renderer=None):
+        """Each label as its `Text` (the same object, moved: use it before the next).
+
+        A label with a `fit` width is measured where it is drawn, at the Axes' final size
+        (after the figure's layout, which can scale the data units), and its font made
+        smaller in proportion when it is wider than `fit`: a box's label stays inside the box
+        and an arrow's between its boxes in every language, however long the translation."""
+        for x, y, s, gid, color, style, bbox, fit in self._items:
             text = self._text(style)
             text.set_position((x, y))
             text.set_text(s)
             text.set_gid(gid)
             text.set_color(color if color is not None else "black")
+            size = self._styles[style].get("fontsize")
+            if size is not None:
+                text.set_fontsize(size)
+            if fit is not None and renderer is not None and str(s).strip():
+                width, height = fit if isinstance(fit, tuple) else (fit, None)
+                to_px = self._ax.transData.transform
+                origin = to_px((0, 0))
+                extent = text.get_window_extent(renderer)
+                scale = abs(to_px((width, 0))[0] - origin[0]) / max(extent.width, 1e-9)
+                if height is not None:
+                    scale = min(scale, abs(to_px((0, height))[1] - origin[1])
+                                / max(extent.height, 1e-9))
+                if scale < 1:
+                    text.set_fontsize(max(MIN_FONT, text.get_fontsize() * scale))
             if bbox is None:
                 text._bbox_patch = None
             else:
@@ -148,12 +173,13 @@ class Labels(Artist):
     def draw(self, renderer) -> None:
         if not self.get_visible():
             return
-        for text in self.each():
+        for text in self.each(renderer):
             text.draw(renderer)
         self.stale = False
 
     def get_window_extent(self, renderer=None):
-        boxes = [text.get_window_extent(renderer) for text in self.each() if text.get_text()]
+        boxes = [text.get_window_extent(renderer) for text in self.each(renderer)
+                 if text.get_text()]
         return Bbox.union(boxes) if boxes else Bbox.null()
 
 
@@ -379,11 +405,18 @@ def draw_flow(ax, flow: Flow, fontsize: float = 8) -> None:
         fill, hatch = fill_of(k)
         ax.add_patch(FancyBboxPatch((box.x, box.y), box.w, box.h, boxstyle="round,pad=0.02",
                                     facecolor=fill, hatch=hatch, edgecolor="#333333", lw=0.8))
-        text_on(ax, box.x + box.w / 2, box.y + box.h * (0.62 if box.note else 0.5), box.label,
-                fill, hatch, ha="center", va="center", fontsize=fontsize + 1)
-        if box.note:
-            text_on(ax, box.x + box.w / 2, box.y + box.h * 0.28, box.note, fill, hatch,
-                    ha="center", va="center", fontsize=fontsize - 1)
+        # inside the box, whatever the language's words (`fit`: drawn smaller if need be)
+        inside = box.w * 0.92
+        if box.note:    # the label above the middle, the note (of any number of lines) below
+            text_on(ax, box.x + box.w / 2, box.y + box.h * 0.54, box.label, fill, hatch,
+                    fit=(inside, box.h * 0.4), ha="center", va="bottom",
+                    fontsize=fontsize + 1)
+            text_on(ax, box.x + box.w / 2, box.y + box.h * 0.46, box.note, fill, hatch,
+                    fit=(inside, box.h * 0.4), ha="center", va="top", fontsize=fontsize - 1)
+        else:
+            text_on(ax, box.x + box.w / 2, box.y + box.h * 0.5, box.label, fill, hatch,
+                    fit=(inside, box.h * 0.85), ha="center", va="center",
+                    fontsize=fontsize + 1)
     for arrow in flow.arrows:
         a, b = flow.box(arrow.a), flow.box(arrow.b)
         if abs(a.y - b.y) > abs(a.x - b.x):   # vertical
@@ -401,7 +434,10 @@ def draw_flow(ax, flow: Flow, fontsize: float = 8) -> None:
         ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=10,
                                      color="#333333", lw=1.0))
         if arrow.label:
-            ax.text(lx, ly, arrow.label, ha=ha, va="center", fontsize=fontsize - 0.5)
+            # a label over a horizontal arrow stays between the two boxes, beside their labels
+            gap = abs(end[0] - start[0]) * 0.92 if ha == "center" else None
+            text_on(ax, lx, ly, arrow.label, fit=gap, ha=ha, va="center",
+                    fontsize=fontsize - 0.5)
     xs = [b.x for b in flow.boxes] + [b.x + b.w for b in flow.boxes]
     ys = [b.y for b in flow.boxes] + [b.y + b.h for b in flow.boxes]
     ax.set_xlim(min(xs) - 1.6, max(xs) + 1.6)

@@ -56,7 +56,8 @@ def clear_under_text(ax, pad: float = 2.5) -> int:
     n = 0
     from bookkit.diagrams.draw import Labels
     # a label of `Labels.each` is one Text moved from label to label: used before the next
-    for text in itertools.chain(list(ax.texts), *(labels.each() for labels in Labels.on(ax))):
+    for text in itertools.chain(list(ax.texts),
+                                *(labels.each(renderer) for labels in Labels.on(ax))):
         gid = text.get_gid() or ""
         if "-on-" not in gid or not text.get_text().strip():
             continue

@@ -901,6 +901,15 @@ def _hide_unused_axis(fig) -> None:
             ax.yaxis.set_visible(False)
 
 
+def _own_margins(fig) -> bool:
+    """Whether the figure's script set its subplot margins or spacing itself (they differ
+    from matplotlib's defaults, `figure.subplot.*`)."""
+    import matplotlib
+    params = fig.subplotpars
+    return any(abs(getattr(params, k) - matplotlib.rcParams[f"figure.subplot.{k}"]) > 1e-9
+               for k in ("left", "right", "bottom", "top", "wspace", "hspace"))
+
+
 def _texts_of(artist, out: list) -> list:
     """`artist.findobj(Text)`'s texts in its order, without creating ticks for a hidden
     axis (`Axis.get_children` makes one per tick location, only to be listed)."""
@@ -1100,7 +1109,10 @@ def draw_figure(script: str, lang: str, root: str,
         describe = getattr(module, "describe", None)
         description = str(describe(t)) if callable(describe) else ""
         _hide_unused_axis(fig)
-        fig.tight_layout()
+        # A script that set its own margins (`fig.subplots_adjust`: room for a figure legend,
+        # which the tight layout does not see) keeps them; the others are laid out tightly.
+        if not _own_margins(fig):
+            fig.tight_layout()
         # `tight_layout` leaves a placeholder layout engine behind, and with any engine set,
         # savefig draws the whole figure once more (without rendering) before it renders: 15 %
         # of drawing the book's figures, for the same bytes. None: the layout is done.
@@ -1133,8 +1145,9 @@ def draw_figure(script: str, lang: str, root: str,
 SVG_FORMAT = "relative-glyphs-2"
 #: keys every cached figure: bump when the way a figure is drawn changes its output (the
 #: seventh round's memos hid the unused axes of axis-off Axes, which moved a few titles;
-#: "dots-2": the dotted hatch's compact circles, `_compact_dot_hatches`)
-DRAWING = "dots-2"
+#: "dots-2": the dotted hatch's compact circles, `_compact_dot_hatches`; "own-margins-3": a
+#: script's own `subplots_adjust` kept, `_own_margins`)
+DRAWING = "own-margins-3"
 #: new container objects between two runs of the cycle collector while a figure is drawn
 #: (Python's default: 700); see `draw_in_worker`
 FIGURE_GC_THRESHOLD = 5000

@@ -60,7 +60,9 @@ def draw(fig, t):
                                  **arrow))
     ax.text(left + SHOW + 0.45, -0.6, t["weights"], ha="left", va="center", fontsize=7)
     ax.add_patch(FancyArrowPatch((0.0, -top + 0.25), (left - 0.1, -top + 0.25), **arrow))
-    ax.text(0.0, -top + 0.35, t["acts"].format(**v), ha="left", va="bottom", fontsize=7)
+    # between the left edge and the weight FIFO: drawn smaller if a language's words need it
+    text_on(ax, 0.0, -top + 0.35, t["acts"].format(**v), fit=left - 0.2, ha="left",
+            va="bottom", fontsize=7)
     ax.add_patch(FancyArrowPatch((left + SHOW + 0.3, -top - SHOW + 0.6),
                                  (left + SHOW + 0.3, -top - SHOW - 0.55), **arrow))
     ax.text(left + SHOW + 0.45, -top - SHOW + 0.1, t["sums"].format(**v), ha="left",

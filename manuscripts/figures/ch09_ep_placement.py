@@ -92,7 +92,7 @@ def draw(fig, t):
     fig.legend(handles=handles, fontsize=7, loc="lower center", ncol=2, frameon=False,
                bbox_to_anchor=(0.5, -0.01))
     fig.suptitle(t["title"].format(**v), fontsize=9)
-    fig.subplots_adjust(bottom=0.3, top=0.82, wspace=0.15)
+    fig.subplots_adjust(bottom=0.22, top=0.82, wspace=0.35)
 
 
 def describe(t):

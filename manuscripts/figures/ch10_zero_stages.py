@@ -55,7 +55,7 @@ def draw(fig, t):
                                    hatch=hatch, edgecolor="#333333", lw=0.6))
             if s == 0:
                 text_on(ax, x + width / 2, y + 0.35, labels[part], fill, ha="center",
-                        va="center", fontsize=6.5)
+                        va="center", fontsize=6.5, fit=(width * 0.94, 0.65))
             elif kept < 1:
                 ax.text(x + width / 2 + 0.1, y + 0.35, t["slice"].format(**v), ha="center",
                         va="center", fontsize=6.5)

@@ -301,3 +301,64 @@ def test_labels_drawn_through_one_text_are_the_bytes_of_a_text_each():
     drawn = svg(True)
     assert drawn == svg(False)
     assert drawn.count(b'id="bkt') == 5 and drawn.count(b"fill: #f6b98a") == 2
+
+
+def test_a_label_too_long_for_its_box_is_drawn_smaller_inside_it():
+    """`text_on(fit=...)`: a box's label longer than the box (a translation, a bound number)
+    is drawn smaller until it fits, measured at the figure's final layout; one that fits is
+    left at its size; none is drawn under MIN_FONT."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from bookkit.diagrams import layout_check
+    from bookkit.diagrams.draw import MIN_FONT, Labels, draw_flow
+    from bookkit.diagrams.flow import stack_flow
+
+    flow = stack_flow([("a", "a label longer than the box it is in", "note"),
+                       ("b", "short", "")], [("a", "b", "moves wider than gap")],
+                      horizontal=True, width=2.0, gap=1.4)
+    fig = Figure(figsize=(6, 2), dpi=72)
+    ax = fig.add_subplot()
+    draw_flow(ax, flow, fontsize=8)
+    fig.tight_layout()
+    fig.set_layout_engine(None)      # as the pipeline: one drawing pass when saved
+    with layout_check.recording_texts() as drawn:
+        fig.savefig(io.BytesIO(), format="svg")
+    at = {d.text: d for d in drawn}
+    to_px = ax.transData.transform
+    for box in flow.boxes:
+        left, right = to_px((box.x, 0))[0], to_px((box.x + box.w, 0))[0]
+        assert left <= at[box.label].x0 and at[box.label].x1 <= right, box.label
+    a, b = flow.boxes
+    arrow = at["moves wider than gap"]
+    assert to_px((a.x + a.w, 0))[0] <= arrow.x0 and arrow.x1 <= to_px((b.x, 0))[0]
+    assert layout_check.overlaps(drawn) == []
+    sizes = {t.get_text(): t.get_fontsize() for labels in Labels.on(ax)
+             for t in labels.each(fig._get_renderer())}
+    assert MIN_FONT <= sizes[a.label] < 9 and sizes["short"] == 9      # fontsize + 1
+
+
+def test_a_script_that_sets_its_own_margins_keeps_them(tmp_path):
+    """`fig.subplots_adjust` in a figure script (room for a figure-level legend, which the
+    tight layout does not see) is kept; a script without it is laid out tightly."""
+    import xml.etree.ElementTree as ET
+
+    from bookkit.resolve import figures as F
+
+    def axes_left(script_text: str) -> float:
+        script = tmp_path / "fig_margins.py"
+        script.write_text(script_text, encoding="utf-8")
+        result = F.draw_in_worker(str(script), "en", str(tmp_path), ("svg",), (), {})
+        assert result.ok, result.error
+        root = ET.fromstring(result.value["svg"])
+        patch = root.find(".//{http://www.w3.org/2000/svg}g[@id='patch_2']/"
+                          "{http://www.w3.org/2000/svg}path")
+        width = float(root.get("width").rstrip("pt"))
+        return float(patch.get("d").split()[1]) / width     # the Axes' left edge, 0..1
+    body = ("def draw(fig, t):\n    ax = fig.add_subplot()\n    ax.plot([0, 1], [0, 1])\n")
+    assert abs(axes_left(body + "    fig.subplots_adjust(left=0.3)\n") - 0.3) < 0.01
+    assert axes_left(body) < 0.2            # tight: the Axes moved to the figure's edge
+    assert F._own_margins(__import__("matplotlib.figure").figure.Figure()) is False
