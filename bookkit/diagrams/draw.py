@@ -108,7 +108,8 @@ class Labels(Artist):
         """The Axes' labels artists."""
         return list(ax.__dict__.get("_bookkit_labels", {}).values())
 
-    def add(self, x, y, s, gid, kw: dict, bbox: dict | None, fit: float | None = None) -> None:
+    def add(self, x, y, s, gid, kw: dict, bbox: dict | None,
+            fit: float | tuple[float, float] | None = None) -> None:
         style = repr(sorted((k, v) for k, v in kw.items() if k != "color"))
         self._styles.setdefault(style, {k: v for k, v in kw.items() if k != "color"})
         self._items.append((x, y, s, gid, kw.get("color"), style, bbox, fit))
