@@ -79,3 +79,25 @@ def pytest_terminal_summary(terminalreporter):
     spec.loader.exec_module(module)
     terminalreporter.write_sep("-", "translation check precision / recall")
     terminalreporter.write_line(module.score_corpus().summary())
+
+
+def _returned(func, args):
+    return ("returned", func(*args))
+
+
+@pytest.fixture
+def in_fork():
+    """`in_fork(func, *args)`: func(*args) run in a forked process, its result returned (its
+    exception raised here as an AssertionError with the child's traceback). For tests that draw
+    figures with the worker body (`draw_in_worker`): it changes the working directory and
+    forgets the book's modules, which would leak into the tests run after it in this process
+    (a `calculations` error class no longer the one `calc.main` catches; a deleted temporary
+    folder as the working directory)."""
+    from bookkit.resolve.workers import run_jobs
+
+    def run(func, *args, timeout: float = 900):
+        result = run_jobs([("job", _returned, (func, args))], workers=1, timeout=timeout)["job"]
+        if isinstance(result, tuple) and result[0] == "returned":
+            return result[1]
+        raise AssertionError(getattr(result, "error", result))
+    return run

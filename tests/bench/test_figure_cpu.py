@@ -13,8 +13,8 @@ import figure_cpu  # noqa: E402
 import run  # noqa: E402
 
 
-def test_measure_counts_images_and_svg_bytes_per_chapter_page():
-    r = figure_cpu.measure(str(REPO), ("svg",), only="ch07_fat_tree")
+def test_measure_counts_images_and_svg_bytes_per_chapter_page(in_fork):
+    r = in_fork(figure_cpu.measure, str(REPO), ("svg",), "ch07_fat_tree")
     assert r["failed"] == []
     assert r["scripts"] == 1 and r["images"] == 3          # one script x three languages
     assert r["pages"] == 3                                   # chapter 7 in each language
@@ -46,11 +46,11 @@ def test_report_has_the_row_and_the_section():
     assert "Not measured" in missing and "boom" in missing
 
 
-def test_measure_writes_a_line_per_image_as_it_goes(tmp_path):
+def test_measure_writes_a_line_per_image_as_it_goes(tmp_path, in_fork):
     """The progress file (`--progress`): a baseline pass stopped when the book's run ends
     still counts the images it drew."""
     progress = tmp_path / "progress"
-    r = figure_cpu.measure(str(REPO), ("svg",), only="ch07_fat_tree", progress=str(progress))
+    r = in_fork(figure_cpu.measure, str(REPO), ("svg",), "ch07_fat_tree", str(progress))
     lines = [line.split("\t") for line in progress.read_text(encoding="utf-8").splitlines()]
     assert [name for name, _ in lines] == [f"ch07_fat_tree|{lang}"
                                            for lang in ("zh-Hans", "en", "zh-Hant")]
@@ -74,10 +74,10 @@ def test_the_baseline_commit_is_unpacked_and_drawn_by_its_own_code(tmp_path):
     assert r["failed"] == [] and r["scripts"] == 1 and r["images"] == 3 and r["mean_ms"] > 0
 
 
-def test_the_floor_figure_is_drawn_in_every_language_and_has_no_missing_glyph():
+def test_the_floor_figure_is_drawn_in_every_language_and_has_no_missing_glyph(in_fork):
     """The floor (`--floor`): the least figure, drawn through the same worker body in each
     edition's language; a missing glyph would fail it (and make it a cheaper, wrong floor)."""
-    r = figure_cpu.measure_floor(str(REPO), runs=2)
+    r = in_fork(figure_cpu.measure_floor, str(REPO), 2)
     assert set(r["floor_ms_per_lang"]) == {"zh-Hans", "en", "zh-Hant"}
     assert r["floor_runs"] == 2 and r["floor_ms"] in sorted(r["floor_ms_per_lang"].values())
     assert all(v > 0 for v in r["floor_ms_per_lang"].values())

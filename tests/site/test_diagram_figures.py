@@ -341,7 +341,7 @@ def test_a_label_too_long_for_its_box_is_drawn_smaller_inside_it():
     assert MIN_FONT <= sizes[a.label] < 9 and sizes["short"] == 9      # fontsize + 1
 
 
-def test_a_script_that_sets_its_own_margins_keeps_them(tmp_path):
+def test_a_script_that_sets_its_own_margins_keeps_them(tmp_path, in_fork):
     """`fig.subplots_adjust` in a figure script (room for a figure-level legend, which the
     tight layout does not see) is kept; a script without it is laid out tightly."""
     import xml.etree.ElementTree as ET
@@ -351,7 +351,7 @@ def test_a_script_that_sets_its_own_margins_keeps_them(tmp_path):
     def axes_left(script_text: str) -> float:
         script = tmp_path / "fig_margins.py"
         script.write_text(script_text, encoding="utf-8")
-        result = F.draw_in_worker(str(script), "en", str(tmp_path), ("svg",), (), {})
+        result = in_fork(F.draw_in_worker, str(script), "en", str(tmp_path), ("svg",), (), {})
         assert result.ok, result.error
         root = ET.fromstring(result.value["svg"])
         patch = root.find(".//{http://www.w3.org/2000/svg}g[@id='patch_2']/"

@@ -27,21 +27,27 @@ def overlapping(script: Path, lang: str, words) -> list[tuple[str, str]]:
     return layout_check.overlaps(drawn)
 
 
-@pytest.mark.parametrize("lang", list(FOLDERS))
-def test_no_figure_draws_a_text_over_another(lang):
+def overlapping_in_edition(lang: str) -> dict[str, list[tuple[str, str]]]:
+    """{figure: its first overlapping pairs} for every figure script drawn in `lang`."""
     words = F.load_figure_words(ROOT / FOLDERS[lang])
     found = {}
     for script in SCRIPTS:
         pairs = overlapping(script, lang, words.get(script.stem))
         if pairs:
             found[script.stem] = pairs[:3]
+    return found
+
+
+@pytest.mark.parametrize("lang", list(FOLDERS))
+def test_no_figure_draws_a_text_over_another(lang, in_fork):
     assert len(SCRIPTS) > 150
+    found = in_fork(overlapping_in_edition, lang)
     assert not found, "\n".join(f"{stem} [{lang}]: " + "; ".join(f"{a!r} over {b!r}"
-                                                                 for a, b in pairs)
-                                for stem, pairs in found.items())
+                                                                  for a, b in pairs)
+                                 for stem, pairs in found.items())
 
 
-def test_the_check_finds_a_legend_drawn_over_an_axis_label(tmp_path):
+def test_the_check_finds_a_legend_drawn_over_an_axis_label(tmp_path, in_fork):
     """The check itself: a figure legend put where the x label is, as chapter 5's launch
     figure once had it (its own margins, then overridden by the layout)."""
     script = tmp_path / "fig_overlap.py"
@@ -51,7 +57,7 @@ def test_the_check_finds_a_legend_drawn_over_an_axis_label(tmp_path):
         "    ax.plot([0, 1], [0, 1], label='a long legend entry')\n"
         "    ax.set_xlabel('the x axis label')\n"
         "    fig.legend(loc='lower center')\n", encoding="utf-8")
-    pairs = overlapping(script, "en", None)
+    pairs = in_fork(overlapping, script, "en", None)
     assert ("the x axis label", "a long legend entry") in pairs or \
         ("a long legend entry", "the x axis label") in pairs
     clear = tmp_path / "fig_clear.py"
@@ -61,4 +67,4 @@ def test_the_check_finds_a_legend_drawn_over_an_axis_label(tmp_path):
         "    ax.plot([0, 1], [0, 1], label='a long legend entry')\n"
         "    ax.set_xlabel('the x axis label')\n"
         "    ax.legend(loc='upper left')\n", encoding="utf-8")
-    assert overlapping(clear, "en", None) == []
+    assert in_fork(overlapping, clear, "en", None) == []
