@@ -894,7 +894,7 @@ def cold_floor(ours: dict) -> dict | None:
     cores = os.cpu_count() or 1
     figures_s = cold["figure_images"] * fc["floor_ms"] / 1000 / cores
     stages = stage_ms(cold.get("pipeline_timings", ""))
-    others_s = sum(v for k, v in stages.items() if k != "figures" and "executed" not in k) / 1000
+    others_s = sum(v for k, v in stages.items() if k != "figures") / 1000
     return {"images": cold["figure_images"], "floor_ms": fc["floor_ms"], "cores": cores,
             "figures_s": figures_s, "others_s": others_s, "total_s": figures_s + others_s}
 

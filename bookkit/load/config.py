@@ -42,7 +42,7 @@ def _read_yaml(path: Path) -> dict:
 
 
 def _parse_yaml(path: Path) -> dict:
-    text = _read_utf8(path)
+    text = _read_text(path)     # the text `read_book_config` keeps too: one read per version
     try:
         # The C loader when PyYAML has it: the configs are read on every (re)build.
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))

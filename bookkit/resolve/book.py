@@ -22,8 +22,9 @@ from bookkit.model import (Book, BuildError, CellResults, ChapterSource, Edition
 from bookkit.resolve.cells import resolve_cells
 from bookkit.locale.languages import LANGUAGES
 from bookkit.resolve.workers import KeptWorkers
-from bookkit.resolve.figures import (EarlyDrawing, FigureTask, figure_words, load_figure_words,
-                                     resolve_figures, script_inputs)
+from bookkit.resolve.figures import (EarlyDrawing, FigureTask, figure_words,
+                                     figure_words_folders, load_figure_words, resolve_figures,
+                                     script_inputs)
 from bookkit.resolve.numbering import number_chapter
 from bookkit.resolve.scenarios import resolve_variants
 
@@ -262,13 +263,7 @@ class Resolver:
         memo: dict = {}
         tasks = []
         for edition in resolved.editions.values():
-            # its words: its own figures.yml, its fallbacks', then the original's
-            folders, spec = [], edition.info.spec
-            while spec is not None:
-                folders.append(self.root / spec.dir)
-                spec = registry.by_id(spec.fallback) if spec.fallback else None
-            if figures_root not in folders:
-                folders.append(figures_root)
+            folders = figure_words_folders(self.root, registry, edition.info.spec)
             info = edition.info
             # the same objects while the files are unchanged (`kept_while_unchanged`)
             tables = tuple(load_figure_words(folder) for folder in folders)

@@ -153,6 +153,19 @@ def _read_figure_words(path: Path) -> dict[str, FigureWords]:
     return words
 
 
+def figure_words_folders(root: Path, registry, spec) -> list[Path]:
+    """Where an edition's figure words are looked for, nearest first: its own folder, its
+    fallbacks', then the original's (the last one, which `figure_words` checks keys against)."""
+    folders = []
+    while spec is not None:
+        folders.append(Path(root) / spec.dir)
+        spec = registry.by_id(spec.fallback) if spec.fallback else None
+    original = Path(root) / registry.original.dir
+    if original not in folders:
+        folders.append(original)
+    return folders
+
+
 def figure_words(stem: str, folders: list[Path], memo: dict) -> FigureWords | None:
     """The script's table from the first of `folders` (the edition's, its fallbacks', the
     original's) that has one. A translation's table must have the original's keys, the last

@@ -11,40 +11,45 @@ from pathlib import Path
 import pytest
 
 from bookkit.diagrams import layout_check
+from bookkit.load.config import load_registry
 from bookkit.resolve import figures as F
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLDERS = {"zh-Hans": "manuscripts", "en": "book-en", "zh-Hant": "book-zh-tw"}
-SCRIPTS = sorted(p for p in (ROOT / "manuscripts" / "figures").glob("*.py")
+EDITIONS = {e.id: e for e in load_registry(ROOT)}     # a new edition is checked too
+SCRIPTS = sorted(p for p in (ROOT / load_registry(ROOT).original.dir / "figures").glob("*.py")
                  if re.search(r"^def draw\(", p.read_text(encoding="utf-8"), re.M))
 
 
-def overlapping(script: Path, lang: str, words) -> list[tuple[str, str]]:
+def overlapping(script: Path, lang: str, words, fallbacks: tuple[str, ...] = ()
+                ) -> list[tuple[str, str]]:
     with layout_check.recording_texts() as drawn:
-        result = F.draw_in_worker(str(script), lang, str(ROOT), ("svg",), (),
+        result = F.draw_in_worker(str(script), lang, str(ROOT), ("svg",), fallbacks,
                                   words.table if words else None)
     assert result.ok, result.error
     return layout_check.overlaps(drawn)
 
 
-def overlapping_in_edition(lang: str) -> dict[str, list[tuple[str, str]]]:
-    """{figure: its first overlapping pairs} for every figure script drawn in `lang`."""
-    words = F.load_figure_words(ROOT / FOLDERS[lang])
+def overlapping_in_edition(edition_id: str) -> dict[str, list[tuple[str, str]]]:
+    """{figure: its first overlapping pairs} for every figure script drawn for the edition,
+    with the words a build finds for it (its own, its fallbacks', the original's)."""
+    edition = EDITIONS[edition_id]
+    folders = F.figure_words_folders(ROOT, load_registry(ROOT), edition)
+    memo: dict = {}
     found = {}
     for script in SCRIPTS:
-        pairs = overlapping(script, lang, words.get(script.stem))
+        pairs = overlapping(script, edition.lang, F.figure_words(script.stem, folders, memo),
+                            edition.langs[1:])
         if pairs:
             found[script.stem] = pairs[:3]
     return found
 
 
-@pytest.mark.parametrize("lang", list(FOLDERS))
-def test_no_figure_draws_a_text_over_another(lang, in_fork):
+@pytest.mark.parametrize("edition_id", list(EDITIONS))
+def test_no_figure_draws_a_text_over_another(edition_id, in_fork):
     assert len(SCRIPTS) > 150
-    found = in_fork(overlapping_in_edition, lang)
-    assert not found, "\n".join(f"{stem} [{lang}]: " + "; ".join(f"{a!r} over {b!r}"
-                                                                  for a, b in pairs)
-                                 for stem, pairs in found.items())
+    found = in_fork(overlapping_in_edition, edition_id)
+    assert not found, "\n".join(f"{stem} [{edition_id}]: " + "; ".join(
+        f"{a!r} over {b!r}" for a, b in pairs) for stem, pairs in found.items())
 
 
 def test_the_check_finds_a_legend_drawn_over_an_axis_label(tmp_path, in_fork):
